@@ -1,0 +1,1 @@
+"""The game: the rules engine (``game.engine``) and the pages and live play built on it."""

@@ -1,0 +1,93 @@
+"""A game: a start position and the turns played from it.
+
+Positions carry no history, so draw by repetition is judged here: the game
+counts how often each position (both hands, the pile in order, the player to
+move) has arisen, and the third time ends it in a draw.
+
+>>> from game.engine import Suit, deal
+>>> g = Game(deal(7, (Suit.S, Suit.H)))
+>>> g.ply, g.outcome is None
+(0, True)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .errors import IllegalMoveError
+from .moves import Move
+from .position import LegalMoves, Outcome, Position, Termination
+
+#: A position arising this many times draws the game.
+REPETITION_LIMIT = 3
+
+
+class Game:
+    """The history of one game; :meth:`play` appends a turn.
+
+    Unlike :class:`Position`, a game grows: it is a log, as a game record is.
+    Every position in it stays an immutable value.
+    """
+
+    __slots__ = ("_moves", "_positions", "_seen")
+
+    def __init__(self, start: Position) -> None:
+        self._positions: list[Position] = [start]
+        self._moves: list[Move] = []
+        self._seen: Counter[object] = Counter([start.key])
+
+    @classmethod
+    def replay(cls, start: Position, moves: Iterable[Move | str]) -> Game:
+        """The game after playing ``moves`` from ``start``; stops at the first illegal one."""
+        game = cls(start)
+        for move in moves:
+            game.play(move)
+        return game
+
+    @property
+    def start(self) -> Position:
+        return self._positions[0]
+
+    @property
+    def position(self) -> Position:
+        return self._positions[-1]
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        return tuple(self._positions)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def ply(self) -> int:
+        """Turns played so far."""
+        return len(self._moves)
+
+    def repetitions(self, position: Position | None = None) -> int:
+        """How many times ``position`` (default: the current one) has arisen in this game."""
+        return self._seen[(position or self.position).key]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        outcome = self.position.outcome
+        if outcome is None and self._seen[self.position.key] >= REPETITION_LIMIT:
+            return Outcome(Termination.REPETITION)
+        return outcome
+
+    def legal_moves(self) -> LegalMoves:
+        if self.outcome is not None:
+            return LegalMoves(0, 0, False)
+        return self.position.legal_moves()
+
+    def play(self, move: Move | str) -> Position:
+        """Play a turn and return the new position; raises :class:`IllegalMoveError`."""
+        if self.outcome is not None and self.outcome.termination is Termination.REPETITION:
+            raise IllegalMoveError(f"{move}: the game is over (drawn by repetition)")
+        after = self.position.play(move)
+        self._moves.append(Move.parse(move) if isinstance(move, str) else move)
+        self._positions.append(after)
+        self._seen[after.key] += 1
+        return after
