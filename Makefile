@@ -1,0 +1,45 @@
+# Your Trumps: `make run` serves the site locally, `make test` runs lint and every test.
+# Both create .venv and install the project into it on first use; a stamp file inside .venv
+# makes them reinstall only when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+RUN_STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# The dev install includes everything `run` needs, so it satisfies both stamps.
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(RUN_STAMP)
+
+# Serves http://127.0.0.1:8000 with Daphne (Django's runserver is Daphne's ASGI server here).
+# Uses DATABASE_URL / REDIS_URL when set in the environment, else SQLite and in-memory channels.
+run: $(RUN_STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+# `make test`: ruff, mypy (strict, on the engine), then two pytest processes, since
+# pytest-playwright and pytest-asyncio break each other in one.
+# Exit code 5 (no tests collected) counts as success.
+test: lint
+	$(BIN)/python -m pytest -m "not e2e" || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -m e2e || [ $$? -eq 5 ]
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts test-results .pytest_cache .ruff_cache .hypothesis

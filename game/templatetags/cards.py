@@ -1,0 +1,65 @@
+"""Card chips: small inline pictures of cards written in the notation of RULES.md.
+
+``{% cards "QS" %}`` draws the queen of spades; ``{% cards "6D 7D 8D" %}`` draws a row of cards
+(a hand, or a pile from bottom to top). ``10S`` and the suit symbols are accepted as well.
+"""
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from game.engine import Card, NotationError
+
+register = template.Library()
+
+# rank letter: (shown on the chip, spoken name)
+RANKS = {
+    "6": ("6", _("six")),
+    "7": ("7", _("seven")),
+    "8": ("8", _("eight")),
+    "9": ("9", _("nine")),
+    "T": ("10", _("ten")),
+    "J": ("J", _("jack")),
+    "Q": ("Q", _("queen")),
+    "K": ("K", _("king")),
+    "A": ("A", _("ace")),
+}
+# suit letter: (symbol, spoken name, CSS colour class)
+SUITS = {
+    "S": ("♠", _("spades"), "black"),
+    "H": ("♥", _("hearts"), "red"),
+    "D": ("♦", _("diamonds"), "red"),
+    "C": ("♣", _("clubs"), "black"),
+}
+
+
+def _split(text: str) -> tuple[str, str]:
+    """Rank and suit letters of a card, read by the engine's own notation."""
+    try:
+        card = Card.parse(text)
+    except NotationError as error:
+        raise template.TemplateSyntaxError(str(error)) from None
+    return card.rank.letter, card.suit.letter
+
+
+@register.simple_tag
+def cards(notation: str) -> SafeString:
+    """One chip per card in ``notation`` (cards separated by spaces)."""
+    chips = []
+    for card in notation.split():
+        rank, suit = _split(card)
+        shown, rank_name = RANKS[rank]
+        symbol, suit_name, colour = SUITS[suit]
+        name = gettext("%(rank)s of %(suit)s") % {"rank": rank_name, "suit": suit_name}
+        chips.append((colour, name, name, shown, symbol))
+    return format_html(
+        '<span class="cards">{}</span>',
+        format_html_join(
+            "",
+            '<span class="card card--{}" role="img" aria-label="{}" title="{}">'
+            '<span class="card__rank">{}</span><span class="card__suit">{}</span></span>',
+            chips,
+        ),
+    )

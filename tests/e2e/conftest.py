@@ -1,0 +1,66 @@
+"""Real-browser tests: Playwright (sync API) driving Debian's Chromium against a live server.
+
+Everything under tests/e2e is marked ``e2e``; `make test` runs these in a pytest process of their
+own (`pytest -m e2e`), since pytest-playwright and pytest-asyncio break each other in one process.
+Without /usr/bin/chromium (`apt-get install chromium`) they are skipped.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+E2E_DIR = Path(__file__).resolve().parent
+ARTIFACTS = E2E_DIR.parent.parent / "test-artifacts"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of this directory ``e2e`` (before `-m` selects), and skip them without
+    Chromium."""
+    for item in items:
+        if E2E_DIR in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+            if not CHROMIUM.exists():
+                item.add_marker(
+                    pytest.mark.skip(
+                        reason=f"{CHROMIUM} is missing: install Debian's chromium to run the "
+                        "browser tests (apt-get install chromium)"
+                    )
+                )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _allow_orm_beside_playwright() -> Iterator[None]:
+    """Sync Playwright runs an event loop in the test thread, where Django would otherwise refuse
+    the ORM calls of the live server's database set-up and teardown. Only for these tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """test-artifacts/ at the project's top (gitignored): screenshots for people to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

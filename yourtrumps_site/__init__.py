@@ -1,0 +1,1 @@
+"""The Django project of the Your Trumps web site: settings, URLs and the ASGI application."""
