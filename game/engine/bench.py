@@ -37,9 +37,10 @@ def random_game_plies(seconds: float, seed: int) -> tuple[float, int]:
         seen = {position.key: 1}
         while True:
             moves = position.legal_moves()
-            if not moves:
+            count = len(moves)
+            if not count:
                 break
-            position = position.play_unchecked(moves[int(random_float() * len(moves))])
+            position = position.play_unchecked(moves[int(random_float() * count)])
             plies += 1
             key = position.key
             count = seen[key] = seen.get(key, 0) + 1
