@@ -13,7 +13,8 @@ move) has arisen, and the third time ends it in a draw.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from .errors import IllegalMoveError
 from .moves import Move
@@ -65,6 +66,11 @@ class Game:
     def ply(self) -> int:
         """Turns played so far."""
         return len(self._moves)
+
+    @property
+    def position_counts(self) -> Mapping[object, int]:
+        """How often each position key has arisen: what a search needs to judge repetition."""
+        return MappingProxyType(self._seen)
 
     def repetitions(self, position: Position | None = None) -> int:
         """How many times ``position`` (default: the current one) has arisen in this game."""

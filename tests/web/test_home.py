@@ -54,9 +54,7 @@ def test_home_is_left_to_right_in_english(client: Client) -> None:
     assert '<html lang="en" dir="ltr">' in html
 
 
-@pytest.mark.parametrize(
-    ("language", "direction"), [("he", "rtl"), ("gl", "ltr"), ("hy", "ltr")]
-)
+@pytest.mark.parametrize(("language", "direction"), [("he", "rtl"), ("gl", "ltr"), ("hy", "ltr")])
 def test_home_follows_the_browsers_language(client: Client, language: str, direction: str) -> None:
     html = client.get("/", headers={"accept-language": language}).content.decode()
 

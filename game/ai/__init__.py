@@ -1,0 +1,82 @@
+"""The computer opponent: search over the rules engine, nothing else.
+
+Public API (DESIGN.md), on RULES.md JSON positions:
+
+- :func:`choose_move` — the turn a level plays;
+- :func:`analyse` — the value of a position and its best turns, exact when proven.
+
+Both are CPU work: call them off the event loop (a thread or process pool).
+
+>>> position = {"trumps": ["S", "H"], "hands": [["AS", "7C"], ["KH", "9H"]],
+...             "pile": ["KD"], "to_move": 0}
+>>> choose_move(position, "perfect")
+'AS-7C'
+>>> analyse(position, seconds=1)["value"]
+'win'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from game.engine import Position, position_from_json
+
+from .players import LEVELS, choose
+from .search import AlphaBeta, Key
+from .solver import solve
+
+__all__ = ["LEVELS", "analyse", "choose_move"]
+
+
+def _history(position: Position, history: Iterable[dict[str, Any]]) -> Counter[Key]:
+    counts: Counter[Key] = Counter(position_from_json(p).key for p in history)
+    counts[position.key] += 1
+    return counts
+
+
+def choose_move(
+    position: dict[str, Any],
+    level: str,
+    seconds: float | None = None,
+    *,
+    history: Iterable[dict[str, Any]] = (),
+) -> str:
+    """The turn ``level`` (one of :data:`LEVELS`) plays, in RULES.md notation.
+
+    ``seconds`` overrides the level's thinking time; ``history`` lists the
+    game's earlier positions, so that the computer sees repetitions coming.
+    """
+    start = position_from_json(position)
+    return str(choose(start, level, seconds, _history(start, history)).move)
+
+
+def analyse(
+    position: dict[str, Any], seconds: float, *, history: Iterable[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """The value of ``position`` for the player to move, and its best turns.
+
+    ``value`` is ``"win"``, ``"draw"`` or ``"loss"`` when ``exact`` (proven by
+    the solver or by the search), else the search's score in (-1, 1).
+    ``best`` lists turns that keep the value (exact) or score best (not exact).
+    """
+    start = position_from_json(position)
+    counts = _history(start, history)
+    solution = solve(start, counts, seconds=seconds / 2)
+    if solution is not None:
+        return {
+            "value": solution.value,
+            "best": [str(m) for m in solution.best],
+            "exact": True,
+            "depth": solution.distance,
+            "method": "solver",
+        }
+    result = AlphaBeta(counts).search(start, seconds / 2)
+    return {
+        "value": result.value,
+        "best": [str(m) for m in result.best],
+        "exact": result.exact,
+        "depth": result.depth,
+        "method": "search",
+    }

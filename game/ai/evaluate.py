@@ -1,0 +1,83 @@
+"""Static evaluation: how good a position is for the player to move.
+
+A linear model over a few features of the position, squashed to a score in
+``(-EVAL_LIMIT, EVAL_LIMIT)``; the weights are fitted by logistic regression
+on positions from played games, labelled with their results
+(``python -m game.ai.tune``), not guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from game.engine import Card, Position, Rank, Suit
+from game.engine.cards import SUIT_MASKS
+from game.engine.position import BEATERS, TAKE_COUNTS
+
+ACES = tuple(Card.of(Rank.ACE, suit) for suit in Suit)
+
+#: Scores of unfinished positions stay inside this; proven results lie beyond it.
+EVAL_LIMIT = 10_000
+
+FEATURES = (
+    "cards",  # opponent's hand size minus mine: fewer cards is closer to winning
+    "trumps",  # my trump cards minus the opponent's
+    "weapons",  # my cards the opponent cannot beat minus theirs I cannot beat
+    "trump_ace",  # I hold my trump ace (nothing beats it) minus they hold theirs
+    "must_take",  # cards I must pick up because nothing in my hand beats the top card
+    "pile",  # cards on the pile (the stake of the next take)
+    "bias",  # being the player to move
+)
+
+#: Fitted by ``python -m game.ai.tune`` (see that module for the data and the fit).
+WEIGHTS: tuple[float, ...] = (0.30, 0.10, 0.15, 0.20, -0.15, 0.0, 0.0)
+
+
+def _unbeatable(hand: int, other: int, other_trump: int) -> int:
+    """How many cards of ``hand`` the holder of ``other`` (trumps ``other_trump``) cannot beat."""
+    count = 0
+    other_has_trumps = bool(other & SUIT_MASKS[other_trump])
+    for suit, suit_mask in enumerate(SUIT_MASKS):
+        mine = hand & suit_mask
+        if not mine or (suit != other_trump and other_has_trumps):
+            continue
+        theirs = other & suit_mask
+        # Cards above the opponent's highest card of the suit.
+        count += (mine >> theirs.bit_length()).bit_count() if theirs else mine.bit_count()
+    return count
+
+
+def features(position: Position) -> tuple[int, ...]:
+    """The feature vector of :data:`FEATURES`, from the side of the player to move."""
+    me = position.to_move
+    mine, theirs = position.hands[me], position.hands[1 - me]
+    my_trump, their_trump = position.trumps[me], position.trumps[1 - me]
+    my_trumps = mine & SUIT_MASKS[my_trump]
+    their_trumps = theirs & SUIT_MASKS[their_trump]
+    must_take = 0
+    pile = position.pile
+    if pile:
+        top = pile[-1]
+        if not mine & BEATERS[my_trump][top]:
+            must_take = min(len(pile), TAKE_COUNTS[my_trump][top])
+    return (
+        theirs.bit_count() - mine.bit_count(),
+        my_trumps.bit_count() - their_trumps.bit_count(),
+        _unbeatable(mine, theirs, their_trump) - _unbeatable(theirs, mine, my_trump),
+        (mine >> ACES[my_trump] & 1) - (theirs >> ACES[their_trump] & 1),
+        must_take,
+        len(pile),
+        1,
+    )
+
+
+def win_probability(position: Position, weights: Sequence[float] = WEIGHTS) -> float:
+    """The model's chance that the player to move wins (draws count half)."""
+    z = sum(w * f for w, f in zip(weights, features(position), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def evaluate(position: Position) -> int:
+    """A score for the player to move in ``(-EVAL_LIMIT, EVAL_LIMIT)``: 0 is even."""
+    return int((2.0 * win_probability(position) - 1.0) * (EVAL_LIMIT - 1))

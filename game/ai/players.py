@@ -1,0 +1,128 @@
+"""The computer's levels, from ``beginner`` to ``perfect``.
+
+Each level is a function from a position (and the game's history of position
+keys, for repetition) to a turn. They differ in how much they think:
+
+- ``beginner`` plays a random legal turn, but takes a win lying right in front of it;
+- ``easy`` looks one turn ahead with the evaluation, and often picks a lesser turn;
+- ``medium`` searches two turns deep with a small time budget;
+- ``hard`` deepens as far as about a second allows;
+- ``perfect`` solves the position outright when it is small enough (exact
+  win / draw / loss), otherwise searches longest and still plays proven wins.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from game.engine import Move, Position
+
+from .evaluate import EVAL_LIMIT, evaluate
+from .search import AlphaBeta, Key
+from .solver import solve
+
+LEVELS = ("beginner", "easy", "medium", "hard", "perfect")
+
+PERFECT_SECONDS = 2.5
+#: Default thinking time per level, in seconds (``None``: not a timed search).
+DEFAULT_SECONDS: dict[str, float | None] = {
+    "beginner": None,
+    "easy": None,
+    "medium": 0.1,
+    "hard": 0.8,
+    "perfect": PERFECT_SECONDS,
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A turn and what the player thought of it."""
+
+    move: Move
+    exact: bool = False
+    value: str | float | None = None
+
+
+Player = Callable[[Position, Mapping[Key, int], float | None, random.Random], Choice]
+
+
+def _immediate_win(position: Position) -> Move | None:
+    for move in position.legal_moves():
+        outcome = position.play_unchecked(move).outcome
+        if outcome is not None and outcome.winner == position.to_move:
+            return move
+    return None
+
+
+def beginner(
+    position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+) -> Choice:
+    moves = position.legal_moves()
+    return Choice(_immediate_win(position) or moves[rng.randrange(len(moves))])
+
+
+def easy(
+    position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+) -> Choice:
+    """One turn ahead, choosing among turns with chances weighted by their evaluation."""
+    win = _immediate_win(position)
+    if win is not None:
+        return Choice(win)
+    moves = list(position.legal_moves())
+    scores = [-evaluate(position.play_unchecked(m)) / EVAL_LIMIT for m in moves]
+    best = max(scores)
+    # Softmax with a warm temperature: clearly better turns are likelier, not certain.
+    weights = [math.exp((s - best) * 6.0) for s in scores]
+    return Choice(rng.choices(moves, weights)[0])
+
+
+def _searcher(max_depth: int) -> Player:
+    def play(
+        position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+    ) -> Choice:
+        result = AlphaBeta(history).search(position, seconds, max_depth=max_depth)
+        return Choice(rng.choice(result.best), result.exact, result.value)
+
+    return play
+
+
+def perfect(
+    position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+) -> Choice:
+    """The exact solution when the position is small enough, else the deepest search."""
+    budget = seconds if seconds is not None else PERFECT_SECONDS
+    solved = solve(position, history, seconds=budget / 2)
+    if solved is not None:
+        return Choice(rng.choice(solved.best), True, solved.value)
+    return _searcher(99)(position, history, budget / 2, rng)
+
+
+PLAYERS: dict[str, Player] = {
+    "beginner": beginner,
+    "easy": easy,
+    "medium": _searcher(2),
+    "hard": _searcher(99),
+    "perfect": perfect,
+}
+
+
+def choose(
+    position: Position,
+    level: str,
+    seconds: float | None = None,
+    history: Mapping[Key, int] | None = None,
+    rng: random.Random | None = None,
+) -> Choice:
+    """The turn ``level`` plays in ``position``; ``seconds`` overrides its thinking time."""
+    if level not in PLAYERS:
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    if not position.legal_moves():
+        raise ValueError("the game is over: there is no turn to choose")
+    if len(position.legal_moves()) == 1:
+        return Choice(position.legal_moves()[0])  # nothing to think about
+    if seconds is None:
+        seconds = DEFAULT_SECONDS[level]
+    return PLAYERS[level](position, history or {}, seconds, rng or random.Random())

@@ -1,0 +1,252 @@
+"""Alpha-beta search with iterative deepening under a time budget.
+
+Negamax over the engine's positions, with a transposition table keyed by the
+position key, move ordering (the table's move, then turns that leave the
+opponent a card they cannot beat, then a history heuristic), and proven
+results carried as "mate" scores: a win found inside the horizon is exact.
+
+Repetition: a position arising for the third time, counting the game's
+history and the search path, scores as a draw, as in the rules. Such a score
+depends on the path, so a node whose subtree met one is not stored in the
+table (graph-history interaction): a stored score never rests on a path.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from game.engine import Move, Position
+from game.engine.position import BEATERS
+
+from .evaluate import EVAL_LIMIT, evaluate
+
+Key = tuple[tuple[int, int], tuple[int, ...], int]
+
+#: A win for the player to move in ``n`` plies scores ``MATE - n``.
+MATE = 1_000_000
+#: Scores beyond this are proven results, not estimates.
+PROVEN = MATE - 10_000
+INFINITY = MATE + 1
+COMPLETE = 1 << 30
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class TimeUp(Exception):
+    """The search's deadline passed; the last completed iteration stands."""
+
+
+@dataclass
+class SearchResult:
+    """The outcome of a search, from the side of the player to move at the root."""
+
+    score: int
+    best: list[Move]
+    depth: int
+    nodes: int
+    seconds: float
+    #: The score is the game's value: a proven win or loss, or a tree searched to its end.
+    exact: bool
+    scores: dict[Move, int] = field(default_factory=dict)
+
+    @property
+    def value(self) -> str | float:
+        """``"win"``, ``"draw"`` or ``"loss"`` when exact; else a score in (-1, 1)."""
+        if self.exact:
+            return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
+        return round(self.score / EVAL_LIMIT, 3)
+
+
+def is_proven(score: int) -> bool:
+    return abs(score) >= PROVEN
+
+
+class AlphaBeta:
+    """One search: its table lives as long as the object (one move's thinking).
+
+    ``history`` counts how often each position key arose in the game so far,
+    the root included (as :attr:`Game.position_counts` does), so that a third
+    arising is a draw as in the rules.
+    """
+
+    def __init__(
+        self,
+        history: Mapping[Key, int] | None = None,
+        evaluate: Callable[[Position], int] = evaluate,
+    ) -> None:
+        self.evaluate = evaluate
+        # Arisings so far of each position: the game's, then the search path's.
+        self._seen: dict[Key, int] = dict(history or {})
+        # key -> (depth, bound, score, best move); a subtree searched to its end, with no
+        # horizon inside, is stored at COMPLETE depth: it holds at any depth.
+        self.table: dict[Key, tuple[int, int, int, Move]] = {}
+        self.move_history: dict[Move, int] = {}
+        self.nodes = 0
+        self.deadline = float("inf")
+        self._repetitions = 0
+        self._horizon = 0
+
+    def search(
+        self, position: Position, seconds: float | None = None, max_depth: int = 99
+    ) -> SearchResult:
+        """Deepen until ``seconds`` pass, the result is proven, or ``max_depth`` is done.
+
+        An iteration that cannot finish in time is abandoned; one is not begun
+        when the last took more than a third of what is left.
+        """
+        start = time.perf_counter()
+        self.deadline = start + seconds if seconds is not None else float("inf")
+        moves = list(position.legal_moves())
+        if not moves:
+            raise ValueError("the position has no legal turns: the game is over")
+        result = SearchResult(0, moves[:1], 0, 0, 0.0, False)
+        for depth in range(1, max_depth + 1):
+            iteration_start = time.perf_counter()
+            self._repetitions = self._horizon = 0
+            try:
+                scores = self._root(position, moves, depth)
+            except TimeUp:
+                break
+            best_score = max(scores.values())
+            best = [m for m in moves if scores.get(m) == best_score]
+            exact = is_proven(best_score) or (self._horizon == 0 and self._repetitions == 0)
+            result = SearchResult(best_score, best, depth, self.nodes, 0.0, exact, scores)
+            moves.sort(key=lambda m: -scores.get(m, -INFINITY))
+            now = time.perf_counter()
+            if exact:
+                break
+            if seconds is not None and (now - iteration_start) * 3 > self.deadline - now:
+                break
+        result.nodes = self.nodes
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _root(self, position: Position, moves: list[Move], depth: int) -> dict[Move, int]:
+        """Score every root turn at ``depth`` (a full window past the best, for a true PV list)."""
+        key = position.key
+        arisen = self._seen.get(key, 0)
+        self._seen[key] = max(arisen, 1)
+        scores: dict[Move, int] = {}
+        best = -INFINITY
+        try:
+            for move in moves:
+                # Turns tying with the best are scored exactly too (so all best turns are
+                # listed); worse ones only get an upper bound.
+                child = position.play_unchecked(move)
+                score = -self._negamax(child, depth - 1, -INFINITY, 1 - best, 1)
+                scores[move] = score
+                best = max(best, score)
+        finally:
+            self._seen[key] = arisen
+        return scores
+
+    def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise TimeUp
+        h0, h1 = position.hands
+        if not (h0 and h1):
+            outcome = position.outcome
+            assert outcome is not None
+            return 0 if outcome.winner is None else -(MATE - ply)
+        key = position.key
+        arisen = self._seen.get(key, 0)
+        if arisen >= 2:
+            self._repetitions += 1
+            return 0
+        if depth <= 0:
+            self._horizon += 1
+            return self.evaluate(position)
+
+        entry = self.table.get(key)
+        table_move = None
+        if entry is not None:
+            entry_depth, bound, stored, table_move = entry
+            if entry_depth >= depth:
+                if entry_depth != COMPLETE:
+                    self._horizon += 1  # its score rests on evaluations, not on the end
+                score = _from_table(stored, ply)
+                if bound == _EXACT:
+                    return score
+                if bound == _LOWER and score >= beta:
+                    return score
+                if bound == _UPPER and score <= alpha:
+                    return score
+
+        moves = self._ordered(position, table_move)
+        original_alpha = alpha
+        best_score = -INFINITY
+        best_move = moves[0]
+        repetitions = self._repetitions
+        horizon = self._horizon
+        self._seen[key] = arisen + 1
+        try:
+            for move in moves:
+                score = -self._negamax(
+                    position.play_unchecked(move), depth - 1, -beta, -alpha, ply + 1
+                )
+                if score > best_score:
+                    best_score, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            self.move_history[move] = self.move_history.get(move, 0) + depth * depth
+                            break
+        finally:
+            self._seen[key] = arisen
+
+        if self._repetitions == repetitions:
+            bound = (
+                _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
+            )
+            stored_depth = COMPLETE if self._horizon == horizon else depth
+            self.table[key] = (stored_depth, bound, _to_table(best_score, ply), best_move)
+        return best_score
+
+    def _ordered(self, position: Position, first: Move | None) -> list[Move]:
+        """Likely-best turns first: the table's move, then forcing turns, then by history."""
+        me = position.to_move
+        mine, theirs = position.hands[me], position.hands[1 - me]
+        their_beaters = BEATERS[position.trumps[1 - me]]
+        history = self.move_history
+        # Cards the opponent could not beat if they lay on top: forcing second cards.
+        forcing = 0
+        rest = mine
+        while rest:
+            low = rest & -rest
+            card = low.bit_length() - 1
+            if not theirs & their_beaters[card]:
+                forcing |= low
+            rest ^= low
+
+        def priority(move: Move) -> int:
+            if move is first:
+                return -(1 << 40)
+            if move.card is None:
+                return 1 << 30  # taking is rarely best when there is a choice
+            top = move.second if move.second is not None else move.card
+            score = history.get(move, 0)
+            if forcing >> top & 1:
+                score += 1 << 20
+            return -score
+
+        return sorted(position.legal_moves(), key=priority)
+
+
+def _to_table(score: int, ply: int) -> int:
+    """Proven scores count plies from the stored node, not from the root."""
+    if score >= PROVEN:
+        return score + ply
+    if score <= -PROVEN:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score >= PROVEN:
+        return score - ply
+    if score <= -PROVEN:
+        return score + ply
+    return score

@@ -1,0 +1,69 @@
+"""Alpha-beta: whatever it reports as exact agrees with brute-force retrograde analysis."""
+
+import functools
+import random
+
+import pytest
+
+from game.ai.search import AlphaBeta, SearchResult, is_proven
+from game.engine import Card, CardSet, Position, Suit
+
+from .brute import DRAW, keeps, random_position, values
+
+POSITIONS = [random_position(random.Random(1000 + seed), 4 + seed % 4) for seed in range(120)]
+
+
+@functools.cache
+def searched(position: Position) -> SearchResult:
+    return AlphaBeta().search(position, seconds=0.3)
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=str)
+def test_exact_results_are_the_true_value_with_value_keeping_turns(position):
+    expected = values(position)
+    result = searched(position)
+    if not result.exact:
+        return
+    assert result.value == expected[position.key]
+    for move in result.best:
+        assert keeps(result.value, expected[position.play(move).key]), move
+
+
+def test_the_search_proves_wins_and_losses_but_not_every_draw():
+    proven = [p for p in POSITIONS if searched(p).exact]
+    assert len(proven) >= len(POSITIONS) // 2
+    decided = [p for p in POSITIONS if values(p)[p.key] != DRAW]
+    assert sum(searched(p).exact for p in decided) >= 0.9 * len(decided)
+
+
+def test_a_win_in_one_is_found_and_scored_as_proven():
+    position = Position(
+        trumps=(Suit.S, Suit.H),
+        hands=(CardSet.parse("AS 7C").mask, CardSet.parse("KH 9H 8D").mask),
+        pile=(Card.parse("KD"),),
+    )
+    result = AlphaBeta().search(position, seconds=1.0)
+    assert [str(m) for m in result.best] == ["AS-7C"]
+    assert result.exact and result.value == "win" and is_proven(result.score)
+
+
+def test_the_search_stops_in_time_and_returns_a_legal_turn():
+    from game.engine import deal
+
+    position = deal(3, (Suit.S, Suit.H))
+    result = AlphaBeta().search(position, seconds=0.3)
+    assert result.seconds < 0.6
+    assert all(position.is_legal(m) for m in result.best)
+    assert result.depth >= 1
+
+
+def test_a_position_seen_twice_scores_as_a_draw():
+    # Player 0 can only take; the position after the take was seen twice before.
+    position = Position(
+        trumps=(Suit.S, Suit.H),
+        hands=(CardSet.parse("7D").mask, CardSet.parse("KH").mask),
+        pile=(Card.parse("9C"),),
+    )
+    after = position.play("take")
+    result = AlphaBeta({after.key: 2}).search(position, seconds=1.0)
+    assert result.score == 0 and not result.exact
