@@ -17,12 +17,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from game.engine import Move, Position
+from game.engine import Move, Position, PositionKey
 from game.engine.position import BEATERS
 
 from .evaluate import EVAL_LIMIT, evaluate
 
-Key = tuple[tuple[int, int], tuple[int, ...], int]
+Key = PositionKey
 
 #: A win for the player to move in ``n`` plies scores ``MATE - n``.
 MATE = 1_000_000

@@ -22,7 +22,7 @@ from .errors import EngineError, IllegalMoveError, NotationError
 from .game import Game
 from .moves import TAKE, Move
 from .notation import position_from_json, position_to_json
-from .position import LegalMoves, Outcome, Position, Termination
+from .position import LegalMoves, Outcome, Position, PositionKey, Termination
 from .rules import Rules
 
 
@@ -49,6 +49,7 @@ __all__ = [
     "NotationError",
     "Outcome",
     "Position",
+    "PositionKey",
     "Rank",
     "Rules",
     "Suit",

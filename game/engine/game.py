@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from .errors import IllegalMoveError
 from .moves import Move
-from .position import LegalMoves, Outcome, Position, Termination
+from .position import LegalMoves, Outcome, Position, PositionKey, Termination
 
 #: A position arising this many times draws the game.
 REPETITION_LIMIT = 3
@@ -36,7 +36,7 @@ class Game:
     def __init__(self, start: Position) -> None:
         self._positions: list[Position] = [start]
         self._moves: list[Move] = []
-        self._seen: Counter[object] = Counter([start.key])
+        self._seen: Counter[PositionKey] = Counter([start.key])
 
     @classmethod
     def replay(cls, start: Position, moves: Iterable[Move | str]) -> Game:
@@ -68,7 +68,7 @@ class Game:
         return len(self._moves)
 
     @property
-    def position_counts(self) -> Mapping[object, int]:
+    def position_counts(self) -> Mapping[PositionKey, int]:
         """How often each position key has arisen: what a search needs to judge repetition."""
         return MappingProxyType(self._seen)
 

@@ -38,6 +38,9 @@ from .errors import IllegalMoveError, NotationError
 from .moves import BEATS, SINGLES, TAKE, Move
 from .rules import DEFAULT_RULES, Rules
 
+#: What repetition compares: both hands, the pile in order, the player to move.
+PositionKey = tuple[tuple[int, int], tuple[Card, ...], int]
+
 #: A take picks up the whole pile: more than any pile can hold.
 WHOLE_PILE = 2 * len(CARDS)
 
@@ -120,7 +123,7 @@ class Position:
         return self.pile[-1] if self.pile else None
 
     @property
-    def key(self) -> tuple[tuple[int, int], tuple[Card, ...], int]:
+    def key(self) -> PositionKey:
         """What repetition compares: both hands, the pile in order, the player to move."""
         return (self.hands, self.pile, self.to_move)
 
