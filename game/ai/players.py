@@ -27,6 +27,9 @@ from .solver import solve
 LEVELS = ("beginner", "easy", "medium", "hard", "perfect")
 
 PERFECT_SECONDS = 2.5
+#: Up to this many cards in play, ``perfect`` first tries to solve the position outright
+#: (the reachable positions number some 15,000 at 8 cards and outgrow a second past 10).
+SOLVER_CARDS = 9
 #: Default thinking time per level, in seconds (``None``: not a timed search).
 DEFAULT_SECONDS: dict[str, float | None] = {
     "beginner": None,
@@ -94,10 +97,17 @@ def perfect(
 ) -> Choice:
     """The exact solution when the position is small enough, else the deepest search."""
     budget = seconds if seconds is not None else PERFECT_SECONDS
-    solved = solve(position, history, seconds=budget / 2)
-    if solved is not None:
-        return Choice(rng.choice(solved.best), True, solved.value)
-    return _searcher(99)(position, history, budget / 2, rng)
+    if cards_in_play(position) <= SOLVER_CARDS:
+        solved = solve(position, history, seconds=budget / 2)
+        if solved is not None:
+            return Choice(rng.choice(solved.best), True, solved.value)
+        budget /= 2
+    return _searcher(99)(position, history, budget, rng)
+
+
+def cards_in_play(position: Position) -> int:
+    """Cards in both hands and the pile: what the size of a solve grows with."""
+    return position.hands[0].bit_count() + position.hands[1].bit_count() + len(position.pile)
 
 
 PLAYERS: dict[str, Player] = {

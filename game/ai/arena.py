@@ -1,0 +1,176 @@
+"""Matches between two levels, to measure strength: ``manage.py ai_match``.
+
+Each seeded deal is played twice with the seats swapped, so neither level
+profits from a lucky deal or from starting. The report gives wins, draws and
+losses, the score, an Elo difference with a 95% interval, and the thinking
+time per turn of each level.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+from game.engine import Game, Rules, Suit, deal
+
+from .players import choose
+
+#: A game still running after this many plies is stopped and scored as a draw.
+MAX_PLIES = 3000
+
+
+@dataclass
+class GameRecord:
+    """One arena game, from the side of level A."""
+
+    deal_seed: int
+    a_seat: int
+    score: float  # 1 win, 0.5 draw, 0 loss for A
+    plies: int
+    ending: str
+    a_times: list[float] = field(default_factory=list)
+    b_times: list[float] = field(default_factory=list)
+
+
+def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -> GameRecord:
+    """Arena game ``index``: deal ``index // 2``, A in seat 0 on even games, seat 1 on odd."""
+    deal_seed = index // 2
+    a_seat = index % 2
+    setup = random.Random(f"arena-{deal_seed}")
+    trumps = setup.sample(list(Suit), 2)
+    game = Game(deal(deal_seed, (trumps[0], trumps[1]), rules))
+    rng = random.Random(f"arena-{index}")
+    levels = (a, b) if a_seat == 0 else (b, a)
+    record = GameRecord(deal_seed, a_seat, 0.5, 0, "move cap")
+    while game.outcome is None and game.ply < MAX_PLIES:
+        mover = game.position.to_move
+        start = time.perf_counter()
+        choice = choose(game.position, levels[mover], seconds, game.position_counts, rng)
+        elapsed = time.perf_counter() - start
+        (record.a_times if mover == a_seat else record.b_times).append(elapsed)
+        game.play(choice.move)
+    record.plies = game.ply
+    if game.outcome is not None:
+        record.ending = game.outcome.termination.value
+        winner = game.outcome.winner
+        record.score = 0.5 if winner is None else float(winner == a_seat)
+    return record
+
+
+def play_match(
+    a: str,
+    b: str,
+    games: int,
+    seconds: float | None,
+    rules: Rules,
+    workers: int = 1,
+) -> Iterator[GameRecord]:
+    """Yield the match's games as they finish (on ``workers`` processes)."""
+    if workers <= 1:
+        for index in range(games):
+            yield play_game(a, b, index, seconds, rules)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(play_game, a, b, i, seconds, rules) for i in range(games)]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def elo(score: float) -> float:
+    """The Elo difference that expects ``score`` (0 < score < 1)."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass
+class Summary:
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    capped: int
+
+    @classmethod
+    def of(cls, records: list[GameRecord]) -> Summary:
+        scores = [r.score for r in records]
+        n = len(scores)
+        mean = sum(scores) / n
+        spread = statistics.pstdev(scores) / math.sqrt(n) if n > 1 else 0.5
+        # A perfect or a null score has no finite Elo: clamp half a game from the edge.
+        edge = 0.5 / n
+
+        def clamp(s: float) -> float:
+            return min(1 - edge, max(edge, s))
+
+        return cls(
+            wins=scores.count(1.0),
+            draws=scores.count(0.5),
+            losses=scores.count(0.0),
+            score=mean,
+            elo=elo(clamp(mean)),
+            elo_low=elo(clamp(mean - 1.96 * spread)),
+            elo_high=elo(clamp(mean + 1.96 * spread)),
+            capped=sum(r.ending == "move cap" for r in records),
+        )
+
+
+def time_figures(times: list[float]) -> str:
+    """Median, 95th percentile and maximum thinking time per turn."""
+    if not times:
+        return "no turns"
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return (
+        f"median {statistics.median(ordered):.3f} s, p95 {p95:.3f} s, "
+        f"max {ordered[-1]:.3f} s over {len(ordered)} turns"
+    )
+
+
+def report(a: str, b: str, records: list[GameRecord]) -> list[str]:
+    summary = Summary.of(records)
+    plies = [r.plies for r in records]
+    return [
+        f"{a} vs {b}: {len(records)} games ({len(records) // 2} deals, seats swapped)",
+        f"  {a}: {summary.wins} wins, {summary.draws} draws, {summary.losses} losses;"
+        f" score {summary.score:.1%}",
+        f"  Elo difference {summary.elo:+.0f} (95% interval {summary.elo_low:+.0f}"
+        f" to {summary.elo_high:+.0f})",
+        f"  plies per game: median {statistics.median(plies):.0f}, max {max(plies)};"
+        f" stopped at the {MAX_PLIES}-ply cap: {summary.capped}",
+        f"  {a} time per turn: {time_figures([t for r in records for t in r.a_times])}",
+        f"  {b} time per turn: {time_figures([t for r in records for t in r.b_times])}",
+    ]
+
+
+def run(
+    a: str,
+    b: str,
+    games: int,
+    seconds: float | None,
+    rules: Rules,
+    workers: int,
+    say: Callable[[str], None] = print,
+) -> list[GameRecord]:
+    """Play and report a match, saying its progress as games finish."""
+    records: list[GameRecord] = []
+    start = time.perf_counter()
+    for record in play_match(a, b, games, seconds, rules, workers):
+        records.append(record)
+        wins = sum(r.score == 1.0 for r in records)
+        draws = sum(r.score == 0.5 for r in records)
+        say(
+            f"  game {len(records)}/{games}: {a} {('lost', 'drew', 'won')[int(record.score * 2)]}"
+            f" in {record.plies} plies ({record.ending});"
+            f" so far +{wins} ={draws} -{len(records) - wins - draws},"
+            f" {time.perf_counter() - start:.0f} s"
+        )
+    for line in report(a, b, records):
+        say(line)
+    return records
