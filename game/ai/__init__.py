@@ -23,9 +23,8 @@ from typing import Any
 
 from game.engine import Position, position_from_json
 
-from .players import LEVELS, choose
-from .search import AlphaBeta, Key
-from .solver import solve
+from .players import LEVELS, choose, deepest
+from .search import Key
 
 __all__ = ["LEVELS", "analyse", "choose_move"]
 
@@ -62,21 +61,11 @@ def analyse(
     ``best`` lists turns that keep the value (exact) or score best (not exact).
     """
     start = position_from_json(position)
-    counts = _history(start, history)
-    solution = solve(start, counts, seconds=seconds / 2)
-    if solution is not None:
-        return {
-            "value": solution.value,
-            "best": [str(m) for m in solution.best],
-            "exact": True,
-            "depth": solution.distance,
-            "method": "solver",
-        }
-    result = AlphaBeta(counts).search(start, seconds / 2)
+    found = deepest(start, _history(start, history), seconds)
     return {
-        "value": result.value,
-        "best": [str(m) for m in result.best],
-        "exact": result.exact,
-        "depth": result.depth,
-        "method": "search",
+        "value": found.value,
+        "best": [str(m) for m in found.best],
+        "exact": found.exact,
+        "depth": found.depth,
+        "method": found.method,
     }

@@ -82,14 +82,47 @@ def easy(
     return Choice(rng.choices(moves, weights)[0])
 
 
+#: What the searching levels give up to avoid a draw (in evaluation units, 3% of a win):
+#: against a weaker player a repetition is a lost chance, and measured so in the arena.
+CONTEMPT = EVAL_LIMIT * 3 // 100
+
+
 def _searcher(max_depth: int) -> Player:
     def play(
         position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
     ) -> Choice:
-        result = AlphaBeta(history).search(position, seconds, max_depth=max_depth)
+        result = AlphaBeta(history, contempt=CONTEMPT).search(position, seconds, max_depth)
         return Choice(rng.choice(result.best), result.exact, result.value)
 
     return play
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the deepest thinking found: the value for the player to move, and the best turns."""
+
+    value: str | float
+    best: list[Move]
+    exact: bool
+    depth: int
+    method: str
+
+
+def deepest(
+    position: Position, history: Mapping[Key, int], seconds: float, contempt: int = 0
+) -> Analysis:
+    """Solve outright when few cards are in play, else search; both within ``seconds``.
+
+    ``contempt`` is for playing (see :data:`CONTEMPT`); an analysis leaves it at 0.
+    """
+    budget = seconds
+    if cards_in_play(position) <= SOLVER_CARDS:
+        solved = solve(position, history, seconds=budget / 2)
+        if solved is not None:
+            return Analysis(solved.value, solved.best, True, solved.distance, "solver")
+        budget /= 2
+    result = AlphaBeta(history, contempt=contempt).search(position, budget)
+    return Analysis(result.value, result.best, result.exact, result.depth, "search")
 
 
 def perfect(
@@ -97,12 +130,8 @@ def perfect(
 ) -> Choice:
     """The exact solution when the position is small enough, else the deepest search."""
     budget = seconds if seconds is not None else PERFECT_SECONDS
-    if cards_in_play(position) <= SOLVER_CARDS:
-        solved = solve(position, history, seconds=budget / 2)
-        if solved is not None:
-            return Choice(rng.choice(solved.best), True, solved.value)
-        budget /= 2
-    return _searcher(99)(position, history, budget, rng)
+    found = deepest(position, history, budget, CONTEMPT)
+    return Choice(rng.choice(found.best), found.exact, found.value)
 
 
 def cards_in_play(position: Position) -> int:

@@ -75,8 +75,13 @@ class AlphaBeta:
         self,
         history: Mapping[Key, int] | None = None,
         evaluate: Callable[[Position], int] = evaluate,
+        contempt: int = 0,
     ) -> None:
         self.evaluate = evaluate
+        # A draw scores -contempt for the side to move at the root (+contempt for the other):
+        # a player who thinks itself stronger steers away from repetitions.
+        self.contempt = contempt
+        self._draw_for = (0, 0)
         # Arisings so far of each position: the game's, then the search path's.
         self._seen: dict[Key, int] = dict(history or {})
         # key -> (depth, bound, score, best move); a subtree searched to its end, with no
@@ -101,6 +106,8 @@ class AlphaBeta:
         moves = list(position.legal_moves())
         if not moves:
             raise ValueError("the position has no legal turns: the game is over")
+        mine, theirs = -self.contempt, self.contempt
+        self._draw_for = (mine, theirs) if position.to_move == 0 else (theirs, mine)
         result = SearchResult(0, moves[:1], 0, 0, 0.0, False)
         for depth in range(1, max_depth + 1):
             iteration_start = time.perf_counter()
@@ -111,7 +118,8 @@ class AlphaBeta:
                 break
             best_score = max(scores.values())
             best = [m for m in moves if scores.get(m) == best_score]
-            exact = is_proven(best_score) or (self._horizon == 0 and self._repetitions == 0)
+            complete = self._horizon == 0 and self._repetitions == 0 and not self.contempt
+            exact = is_proven(best_score) or complete
             result = SearchResult(best_score, best, depth, self.nodes, 0.0, exact, scores)
             moves.sort(key=lambda m: -scores.get(m, -INFINITY))
             now = time.perf_counter()
@@ -150,12 +158,12 @@ class AlphaBeta:
         if not (h0 and h1):
             outcome = position.outcome
             assert outcome is not None
-            return 0 if outcome.winner is None else -(MATE - ply)
+            return self._draw_for[position.to_move] if outcome.winner is None else ply - MATE
         key = position.key
         arisen = self._seen.get(key, 0)
         if arisen >= 2:
             self._repetitions += 1
-            return 0
+            return self._draw_for[position.to_move]
         if depth <= 0:
             self._horizon += 1
             return self.evaluate(position)

@@ -5,10 +5,11 @@ distances, no shared code with game.ai beyond the engine's rules.
 """
 
 import functools
-import random
 
-from game.engine import Position, Rules, Suit
-from game.engine.cards import cards_of
+from game.ai.bench import random_position
+from game.engine import Position
+
+__all__ = ["DRAW", "LOSS", "WIN", "keeps", "random_position", "values"]
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
@@ -57,20 +58,3 @@ def values(root: Position) -> dict[object, str]:
 def keeps(value: str, child: str) -> bool:
     """Whether a turn to a position of value ``child`` (for the opponent) keeps ``value``."""
     return {WIN: child == LOSS, DRAW: child != WIN, LOSS: True}[value]
-
-
-def random_position(rng: random.Random, cards: int) -> Position:
-    """A small position: ``cards`` cards of a random pack between two hands and a pile."""
-    rules = Rules(deck=rng.choice([36, 32, 24]), must_beat=rng.random() < 0.4)
-    trumps = rng.sample(list(Suit), 2)
-    chosen = rng.sample(cards_of(rules.pack), cards)
-    pile_size = rng.randrange(0, cards - 1)
-    rest = chosen[pile_size:]
-    split = rng.randrange(1, len(rest))
-    return Position(
-        trumps=(trumps[0], trumps[1]),
-        hands=(sum(1 << c for c in rest[:split]), sum(1 << c for c in rest[split:])),
-        pile=tuple(chosen[:pile_size]),
-        to_move=rng.randrange(2),
-        rules=rules,
-    ).check()

@@ -1,0 +1,51 @@
+"""The arena: seats swapped per deal, a report with the figures the issue names."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from game.ai.arena import GameRecord, Summary, elo, play_game, report
+from game.engine import Rules
+
+
+def test_each_deal_is_played_twice_with_seats_swapped():
+    first = play_game("easy", "beginner", 6, None, Rules(deck=24))
+    second = play_game("easy", "beginner", 7, None, Rules(deck=24))
+    assert (first.deal_seed, second.deal_seed) == (3, 3)
+    assert (first.a_seat, second.a_seat) == (0, 1)
+    assert first.score in (0.0, 0.5, 1.0) and first.plies > 0
+    assert first.a_times and first.b_times
+
+
+def test_elo_is_zero_at_an_even_score_and_symmetric():
+    assert elo(0.5) == 0
+    assert elo(0.75) == pytest.approx(-elo(0.25))
+    assert elo(0.75) == pytest.approx(190.8, abs=0.1)
+
+
+def test_summary_counts_results_and_bounds_a_perfect_score():
+    records = [GameRecord(i // 2, i % 2, 1.0, 40, "empty_hand", [0.1], [0.0]) for i in range(10)]
+    records[0].score = 0.5
+    summary = Summary.of(records)
+    assert (summary.wins, summary.draws, summary.losses) == (9, 1, 0)
+    assert summary.score == pytest.approx(0.95)
+    assert summary.elo_low < summary.elo <= summary.elo_high < float("inf")
+    lines = report("hard", "beginner", records)
+    assert "9 wins, 1 draws, 0 losses" in lines[1]
+    assert "Elo difference" in lines[2]
+    assert "median 0.100 s, p95 0.100 s, max 0.100 s" in lines[4]
+
+
+def test_the_command_plays_and_reports(db):
+    out = io.StringIO()
+    call_command("ai_match", a="easy", b="beginner", games=2, deck=24, stdout=out)
+    text = out.getvalue()
+    assert "game 2/2" in text
+    assert "easy vs beginner: 2 games (1 deals, seats swapped)" in text
+    assert "time per turn" in text
+
+
+def test_the_command_refuses_an_odd_number_of_games():
+    with pytest.raises(CommandError, match="even"):
+        call_command("ai_match", a="easy", b="beginner", games=3)
