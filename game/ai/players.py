@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from game.engine import Move, Position
 
 from .evaluate import EVAL_LIMIT, evaluate
-from .search import AlphaBeta, Key
+from .search import AlphaBeta, Key, prove
 from .solver import solve
 
 LEVELS = ("beginner", "easy", "medium", "hard", "perfect")
@@ -30,6 +30,9 @@ PERFECT_SECONDS = 2.5
 #: Up to this many cards in play, ``perfect`` first tries to solve the position outright
 #: (the reachable positions number some 15,000 at 8 cards and outgrow a second past 10).
 SOLVER_CARDS = 9
+#: Up to this many cards in both hands, ``perfect`` tries to prove the value by search
+#: (win, loss, or a draw both bounds agree on) before it settles for an estimate.
+PROVER_CARDS = 14
 #: Default thinking time per level, in seconds (``None``: not a timed search).
 DEFAULT_SECONDS: dict[str, float | None] = {
     "beginner": None,
@@ -121,6 +124,11 @@ def deepest(
         if solved is not None:
             return Analysis(solved.value, solved.best, True, solved.distance, "solver")
         budget /= 2
+    if cards_in_hands(position) <= PROVER_CARDS:
+        proof = prove(position, history, seconds=budget / 2)
+        if proof is not None:
+            return Analysis(proof.value, proof.best, True, proof.depth, "proof")
+        budget /= 2
     result = AlphaBeta(history, contempt=contempt).search(position, budget)
     return Analysis(result.value, result.best, result.exact, result.depth, "search")
 
@@ -134,9 +142,14 @@ def perfect(
     return Choice(rng.choice(found.best), found.exact, found.value)
 
 
+def cards_in_hands(position: Position) -> int:
+    """Cards in both hands: what the breadth of a search grows with."""
+    return position.hands[0].bit_count() + position.hands[1].bit_count()
+
+
 def cards_in_play(position: Position) -> int:
     """Cards in both hands and the pile: what the size of a solve grows with."""
-    return position.hands[0].bit_count() + position.hands[1].bit_count() + len(position.pile)
+    return cards_in_hands(position) + len(position.pile)
 
 
 PLAYERS: dict[str, Player] = {

@@ -258,3 +258,65 @@ def _from_table(score: int, ply: int) -> int:
     if score <= -PROVEN:
         return score + ply
     return score
+
+
+@dataclass
+class Proof:
+    """A proven value for the player to move, the turns that keep it, and the depth of proof."""
+
+    value: str
+    best: list[Move]
+    depth: int
+
+
+def prove(
+    position: Position, history: Mapping[Key, int] | None = None, seconds: float = 1.0
+) -> Proof | None:
+    """Prove the value by search alone, or return ``None`` when ``seconds`` run out.
+
+    Two searches bound the true value: a pessimist, for whom every unfinished
+    line at the horizon is lost for the player to move at the root, and an
+    optimist, for whom it is won. A win the pessimist finds, a loss the
+    optimist finds, and a draw both agree on (repetitions counting as the rules
+    count them) are exact. Deepening finds the shortest proven win.
+    """
+    me = position.to_move
+
+    def bad_for_me(p: Position) -> int:
+        return -EVAL_LIMIT if p.to_move == me else EVAL_LIMIT
+
+    def good_for_me(p: Position) -> int:
+        return EVAL_LIMIT if p.to_move == me else -EVAL_LIMIT
+
+    pessimist = AlphaBeta(history, evaluate=bad_for_me)
+    optimist = AlphaBeta(history, evaluate=good_for_me)
+    pessimist.deadline = optimist.deadline = time.perf_counter() + seconds
+    moves = list(position.legal_moves())
+    children = [position.play_unchecked(m) for m in moves]
+    key = position.key
+    for searcher in (pessimist, optimist):
+        searcher._seen[key] = max(searcher._seen.get(key, 0), 1)
+
+    def lowest(searcher: AlphaBeta, child: Position, depth: int, bound: int) -> bool:
+        """Does ``searcher`` find the child worth at least ``bound`` to the root's mover?"""
+        return -searcher._negamax(child, depth - 1, -bound, -bound + 1, 1) >= bound
+
+    try:
+        for depth in range(1, 200):
+            wins = [
+                m
+                for m, c in zip(moves, children, strict=True)
+                if lowest(pessimist, c, depth, PROVEN)
+            ]
+            if wins:
+                return Proof("win", wins, depth)
+            if not any(lowest(optimist, c, depth, -PROVEN + 1) for c in children):
+                return Proof("loss", moves, depth)
+            holding = [
+                m for m, c in zip(moves, children, strict=True) if lowest(pessimist, c, depth, 0)
+            ]
+            if holding and not any(lowest(optimist, c, depth, 1) for c in children):
+                return Proof("draw", holding, depth)
+    except TimeUp:
+        return None
+    return None

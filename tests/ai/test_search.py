@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from game.ai.search import AlphaBeta, SearchResult, is_proven
+from game.ai.search import AlphaBeta, Proof, SearchResult, is_proven, prove
 from game.engine import Card, CardSet, Position, Suit
 
 from .brute import DRAW, keeps, random_position, values
@@ -67,3 +67,25 @@ def test_a_position_seen_twice_scores_as_a_draw():
     after = position.play("take")
     result = AlphaBeta({after.key: 2}).search(position, seconds=1.0)
     assert result.score == 0 and not result.exact
+
+
+@functools.cache
+def proved(position: Position) -> Proof | None:
+    return prove(position, seconds=0.5)
+
+
+@pytest.mark.parametrize("position", POSITIONS[:60], ids=str)
+def test_proofs_by_search_are_the_true_value_with_value_keeping_turns(position):
+    expected = values(position)
+    proof = proved(position)
+    if proof is None:
+        return
+    assert proof.value == expected[position.key]
+    for move in proof.best:
+        assert keeps(proof.value, expected[position.play(move).key]), move
+
+
+def test_proof_by_search_settles_draws_too():
+    proofs = [proved(p) for p in POSITIONS[:60]]
+    assert sum(p is not None for p in proofs) >= 50
+    assert any(p is not None and p.value == DRAW for p in proofs)
