@@ -9,6 +9,7 @@ on positions from played games, labelled with their results
 from __future__ import annotations
 
 import math
+from operator import mul
 from collections.abc import Sequence
 
 from game.engine import Card, Position, Rank, Suit
@@ -88,7 +89,7 @@ def features(position: Position) -> tuple[int, ...]:
 
 def win_probability(position: Position, weights: Sequence[float] = WEIGHTS) -> float:
     """The model's chance that the player to move wins (draws count half)."""
-    z = sum(w * f for w, f in zip(weights, features(position), strict=True))
+    z = sum(map(mul, weights, features(position)))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 

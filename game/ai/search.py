@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from game.engine import Move, Position, PositionKey
+from game.engine import TAKE, Move, Position, PositionKey
+from game.engine.moves import TAKE_CODE
 from game.engine.position import BEATERS
 
 from .evaluate import EVAL_LIMIT, evaluate
@@ -30,6 +31,8 @@ MATE = 1_000_000
 PROVEN = MATE - 10_000
 INFINITY = MATE + 1
 COMPLETE = 1 << 30
+#: Ordering bonus of a turn that leaves the opponent a card they cannot beat.
+FORCING = 1 << 30
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -87,7 +90,8 @@ class AlphaBeta:
         # key -> (depth, bound, score, best move); a subtree searched to its end, with no
         # horizon inside, is stored at COMPLETE depth: it holds at any depth.
         self.table: dict[Key, tuple[int, int, int, Move]] = {}
-        self.move_history: dict[Move, int] = {}
+        # History heuristic: how often (weighted by depth) each turn, by code, cut a search off.
+        self.move_history = [0] * (TAKE_CODE + 1)
         self.nodes = 0
         self.deadline = float("inf")
         self._repetitions = 0
@@ -200,7 +204,7 @@ class AlphaBeta:
                     if score > alpha:
                         alpha = score
                         if alpha >= beta:
-                            self.move_history[move] = self.move_history.get(move, 0) + depth * depth
+                            self.move_history[move.code] += depth * depth
                             break
         finally:
             self._seen[key] = arisen
@@ -214,33 +218,29 @@ class AlphaBeta:
         return best_score
 
     def _ordered(self, position: Position, first: Move | None) -> list[Move]:
-        """Likely-best turns first: the table's move, then forcing turns, then by history."""
+        """Likely-best turns first: the table's move, then forcing turns, then by history.
+
+        A take goes last when there is a choice: it is rarely best.
+        """
         me = position.to_move
-        mine, theirs = position.hands[me], position.hands[1 - me]
+        theirs = position.hands[1 - me]
         their_beaters = BEATERS[position.trumps[1 - me]]
         history = self.move_history
-        # Cards the opponent could not beat if they lay on top: forcing second cards.
-        forcing = 0
-        rest = mine
-        while rest:
-            low = rest & -rest
-            card = low.bit_length() - 1
-            if not theirs & their_beaters[card]:
-                forcing |= low
-            rest ^= low
-
-        def priority(move: Move) -> int:
-            if move is first:
-                return -(1 << 40)
-            if move.card is None:
-                return 1 << 30  # taking is rarely best when there is a choice
-            top = move.second if move.second is not None else move.card
-            score = history.get(move, 0)
-            if forcing >> top & 1:
-                score += 1 << 20
-            return -score
-
-        return sorted(position.legal_moves(), key=priority)
+        moves = list(position.legal_moves())
+        take = moves[0] is TAKE  # legal_moves lists a legal take first
+        if take:
+            del moves[0]
+        # Turns whose top card the opponent could not beat force a take: try them early.
+        keys = [
+            history[m.code] + (0 if theirs & their_beaters[m.cards[-1]] else FORCING) for m in moves
+        ]
+        ordered = [moves[i] for i in sorted(range(len(moves)), key=keys.__getitem__, reverse=True)]
+        if take:
+            ordered.append(TAKE)
+        if first is not None and first is not ordered[0]:
+            ordered.remove(first)
+            ordered.insert(0, first)
+        return ordered
 
 
 def _to_table(score: int, ply: int) -> int:

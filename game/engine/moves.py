@@ -34,11 +34,20 @@ class Move:
     #: The cards this turn puts on the pile, in order, and as a bitmask (derived).
     cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
     mask: int = field(init=False, repr=False, compare=False)
+    #: A small int naming the turn, unique among turns (derived): ``beater * 36 + second``,
+    #: ``card * 36 + card`` for a single card, 1296 for a take. Tables index by it.
+    code: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = tuple(c for c in (self.card, self.second) if c is not None)
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "mask", sum(1 << c for c in cards))
+        code = TAKE_CODE if not cards else cards[0] * CARD_COUNT + cards[-1]
+        object.__setattr__(self, "code", code)
+
+    def __hash__(self) -> int:
+        # The derived code, not a hash of the fields: searches hash turns in their hot loop.
+        return self.code
 
     @property
     def is_take(self) -> bool:
@@ -70,6 +79,7 @@ class Move:
         return f"Move.parse({str(self)!r})"
 
 
+TAKE_CODE = CARD_COUNT * CARD_COUNT
 TAKE = Move()
 SINGLES: tuple[Move, ...] = tuple(Move(card) for card in CARDS)
 #: ``BEATS[beater * 36 + second]``; the diagonal (a card on itself) is never legal.
