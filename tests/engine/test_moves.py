@@ -34,3 +34,13 @@ def test_parsed_turns_are_the_shared_values():
 def test_bad_turns_are_refused(text):
     with pytest.raises(NotationError):
         Move.parse(text)
+
+
+def test_every_turn_has_its_own_small_code():
+    turns = [TAKE, *SINGLES, *(m for m in BEATS if m.card != m.second)]
+    codes = [m.code for m in turns]
+    assert len(set(codes)) == len(turns) == 1 + 36 + 36 * 35
+    assert all(0 <= c <= 36 * 36 for c in codes)
+    assert all(hash(m) == m.code for m in turns)
+    assert Move(CARDS[6], CARDS[21]) == Move.parse("QS-9D")
+    assert hash(Move(CARDS[6], CARDS[21])) == hash(Move.parse("QS-9D"))
