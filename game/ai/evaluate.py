@@ -9,8 +9,8 @@ on positions from played games, labelled with their results
 from __future__ import annotations
 
 import math
-from operator import mul
 from collections.abc import Sequence
+from operator import mul
 
 from game.engine import Card, Position, Rank, Suit
 from game.engine.cards import SUIT_MASKS
