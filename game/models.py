@@ -1,5 +1,174 @@
-"""Stored games.
+"""Stored games: the game row and its move log.
 
-``Game`` and ``Move`` (the move log, from which every position is replayed) arrive in a later
-issue; see DESIGN.md. Until then the app has no models.
+The move log is the source of truth: a game's position is the seed's deal
+replayed through its moves (:func:`game.selectors.replay`), so a restart loses
+nothing and a replay is exact. The row keeps what the log cannot say: who
+sits where, the clocks, and how the game ended.
 """
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from game import engine
+from game.ai import LEVELS
+
+SUITS = [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
+
+
+def new_seed() -> int:
+    """A deal's seed: random, positive, and small enough for any database's bigint."""
+    return secrets.randbelow(2**62)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    """One game between two seats: seat 0 created it, seat 1 joined (or is the computer)."""
+
+    class Status(models.TextChoices):
+        SEEKING = "seeking", _("waiting for an opponent")
+        ACTIVE = "active", _("in play")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class Reason(models.TextChoices):
+        EMPTY_HAND = "empty_hand", _("emptied their hand")
+        LAST_CARD = "last_card", _("beat with the last card")
+        REPETITION = "repetition", _("the same position arose three times")
+        RESIGNATION = "resignation", _("resignation")
+        TIMEOUT = "timeout", _("time ran out")
+        AGREEMENT = "agreement", _("draw agreed")
+        MODERATOR = "moderator", _("a moderator's decision")
+        ABORTED = "aborted", _("aborted before both had played")
+        CANCELLED = "cancelled", _("seek cancelled")
+
+    seat0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_in_seat0",
+        verbose_name=_("creator"),
+    )
+    seat1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_in_seat1",
+        null=True,
+        blank=True,
+        verbose_name=_("opponent"),
+    )
+    ai_level = models.CharField(
+        _("computer level"),
+        max_length=16,
+        blank=True,
+        choices=[(level, level) for level in LEVELS],
+        help_text=_("Set when the computer holds seat 1."),
+    )
+    trump0 = models.CharField(_("creator's trump"), max_length=1, choices=SUITS)
+    trump1 = models.CharField(_("opponent's trump"), max_length=1, choices=SUITS, blank=True)
+    deck = models.PositiveSmallIntegerField(
+        _("pack"), choices=[(36, "36"), (32, "32"), (24, "24")], default=36
+    )
+    must_beat = models.BooleanField(_("must beat"), default=False)
+    sixes_to_owner = models.BooleanField(_("sixes to owner"), default=False)
+    seed = models.BigIntegerField(_("deal seed"), default=new_seed)
+    first_player = models.PositiveSmallIntegerField(_("seat to start"), null=True, blank=True)
+
+    clock_initial = models.PositiveIntegerField(
+        _("minutes per player, in seconds"), null=True, blank=True, help_text=_("Empty: untimed.")
+    )
+    clock_increment = models.PositiveIntegerField(_("increment per turn, in seconds"), default=0)
+    clock0_ms = models.IntegerField(_("seat 0's time left (ms)"), null=True, blank=True)
+    clock1_ms = models.IntegerField(_("seat 1's time left (ms)"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.SEEKING
+    )
+    winner = models.PositiveSmallIntegerField(_("winning seat"), null=True, blank=True)
+    reason = models.CharField(_("how it ended"), max_length=16, choices=Reason.choices, blank=True)
+    draw_offer = models.PositiveSmallIntegerField(_("draw offered by seat"), null=True, blank=True)
+
+    private = models.BooleanField(_("by invitation only"), default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+    #: Bumped on every change that viewers must see; a client that sees a gap re-fetches.
+    version = models.PositiveIntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes = (models.Index(fields=["status", "-created_at"]),)
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        players = f"{self.seat_name(0)} vs {self.seat_name(1)}"
+        return f"#{self.pk} {players} ({self.get_status_display()})"
+
+    @property
+    def rules(self) -> engine.Rules:
+        return engine.Rules(
+            deck=self.deck, must_beat=self.must_beat, sixes_to_owner=self.sixes_to_owner
+        )
+
+    @property
+    def trumps(self) -> tuple[engine.Suit, engine.Suit]:
+        return (engine.Suit.parse(self.trump0), engine.Suit.parse(self.trump1))
+
+    @property
+    def is_timed(self) -> bool:
+        return self.clock_initial is not None
+
+    @property
+    def against_computer(self) -> bool:
+        return bool(self.ai_level)
+
+    def seat_of(self, user: object) -> int | None:
+        """The seat ``user`` holds in this game, or ``None`` for a spectator."""
+        user_id = getattr(user, "pk", None)
+        if user_id is None:
+            return None
+        if user_id == self.seat0_id:
+            return 0
+        if user_id == self.seat1_id and not self.ai_level:
+            return 1
+        return None
+
+    def seat_name(self, seat: int) -> str:
+        if seat == 0:
+            return str(self.seat0)
+        if self.ai_level:
+            return str(_("Computer (%(level)s)") % {"level": self.ai_level})
+        return str(self.seat1) if self.seat1_id else "?"
+
+
+class Move(models.Model):
+    """One turn of a game's log, in RULES.md notation."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(_("ply"), help_text=_("0 for the game's first turn."))
+    player = models.PositiveSmallIntegerField(_("seat"))
+    notation = models.CharField(_("turn"), max_length=8)
+    time_spent_ms = models.PositiveIntegerField(_("time spent (ms)"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "ply")
+        constraints = (models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply"),)
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.ply}: {self.notation}"

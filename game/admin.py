@@ -1,0 +1,29 @@
+"""Moderators' view of games and their move logs."""
+
+from django.contrib import admin
+
+from game.models import Game, Move
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ("ply", "player", "notation", "time_spent_ms", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "seat0", "seat1", "ai_level", "status", "winner", "reason", "created_at")
+    list_filter = ("status", "reason", "ai_level", "deck", "must_beat", "private")
+    search_fields = ("seat0__username", "seat1__username", "=id")
+    readonly_fields = ("seed", "invite_token", "version", "created_at", "started_at", "finished_at")
+    inlines = (MoveInline,)
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("game", "ply", "player", "notation", "time_spent_ms", "created_at")
+    search_fields = ("=game__id",)
+    readonly_fields = ("game", "ply", "player", "notation", "time_spent_ms", "created_at")

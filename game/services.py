@@ -1,0 +1,418 @@
+"""Everything that changes stored games: the only writers (DESIGN.md).
+
+Each service is keyword-only and runs in one transaction. A move locks the
+game row (``select_for_update``) and checks the ply the player saw, so two
+submissions for one ply can never both land (and the unique ``game + ply``
+constraint backs that up). After the commit, viewers are told that the game
+changed, with its new version.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from game import ai, engine
+from game.models import Game, Move
+from game.selectors import replay, start_position
+
+#: Time controls offered in the lobby: (minutes, increment in seconds).
+TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
+
+
+class GameError(Exception):
+    """A request the game cannot carry out; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """A move that landed: the stored game and move, and the position after it."""
+
+    game: Game
+    move: Move
+    position: engine.Position
+
+
+def game_group(game_id: int) -> str:
+    """The channel-layer group of a game's viewers."""
+    return f"game-{game_id}"
+
+
+def _announce(game: Game) -> None:
+    """After the commit, tell the game's viewers (players and spectators) it changed."""
+    game_id, version = game.pk, game.version
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                game_group(game_id), {"type": "game.changed", "version": version}
+            )
+
+    transaction.on_commit(send)
+
+
+def _save(game: Game, fields: list[str]) -> None:
+    game.version += 1
+    game.save(update_fields=[*fields, "version"])
+    _announce(game)
+
+
+def _rules(deck: int, must_beat: bool, sixes_to_owner: bool) -> engine.Rules:
+    try:
+        return engine.Rules(deck=deck, must_beat=must_beat, sixes_to_owner=sixes_to_owner)
+    except engine.EngineError as error:
+        raise GameError(str(error)) from None
+
+
+def _suit(letter: str) -> str:
+    try:
+        return engine.Suit.parse(letter).letter
+    except engine.EngineError:
+        raise GameError(_("Choose a trump suit: spades, hearts, diamonds or clubs.")) from None
+
+
+def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
+    if time_control is None:
+        return None, 0
+    if tuple(time_control) not in TIME_CONTROLS:
+        raise GameError(_("That time control is not offered."))
+    minutes, increment = time_control
+    return minutes * 60, increment
+
+
+def _start(game: Game, now: datetime) -> None:
+    """Deal from the stored seed and set the clocks running."""
+    game.first_player = engine.deal(game.seed, game.trumps, game.rules).to_move
+    game.status = Game.Status.ACTIVE
+    game.started_at = game.turn_started_at = now
+    if game.clock_initial is not None:
+        game.clock0_ms = game.clock1_ms = game.clock_initial * 1000
+
+
+@transaction.atomic
+def game_create_seek(
+    *,
+    user: object,
+    trump: str,
+    deck: int = 36,
+    must_beat: bool = False,
+    sixes_to_owner: bool = False,
+    time_control: tuple[int, int] | None = None,
+    private: bool = False,
+) -> Game:
+    """An open seek (or a private game waiting for its invitee) in seat 0."""
+    _rules(deck, must_beat, sixes_to_owner)
+    initial, increment = _clock(time_control)
+    game = Game(
+        seat0=user,
+        trump0=_suit(trump),
+        deck=deck,
+        must_beat=must_beat,
+        sixes_to_owner=sixes_to_owner,
+        clock_initial=initial,
+        clock_increment=increment,
+        private=private,
+    )
+    game.save()
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: int, user: object, trump: str) -> Game:
+    """Take seat 1 of a seek with a trump of one's own; the deal is made and play begins."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status != Game.Status.SEEKING:
+        raise GameError(_("This game is no longer waiting for an opponent."))
+    if game.seat0_id == getattr(user, "pk", None):
+        raise GameError(_("You cannot join your own game."))
+    game.trump1 = _suit(trump)
+    if game.trump1 == game.trump0:
+        raise GameError(_("Your trump suit must differ from your opponent's."))
+    game.seat1 = user  # type: ignore[assignment]
+    _start(game, timezone.now())
+    _save(
+        game,
+        [
+            "seat1",
+            "trump1",
+            "first_player",
+            "status",
+            "started_at",
+            "turn_started_at",
+            "clock0_ms",
+            "clock1_ms",
+        ],
+    )
+    return game
+
+
+@transaction.atomic
+def game_cancel_seek(*, game_id: int, user: object) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.seat0_id != getattr(user, "pk", None):
+        raise GameError(_("Only the player who created a seek can cancel it."))
+    if game.status != Game.Status.SEEKING:
+        raise GameError(_("This game has already begun."))
+    game.status = Game.Status.ABORTED
+    game.reason = Game.Reason.CANCELLED
+    game.finished_at = timezone.now()
+    _save(game, ["status", "reason", "finished_at"])
+    return game
+
+
+@transaction.atomic
+def game_create_vs_computer(
+    *,
+    user: object,
+    level: str,
+    trump: str,
+    deck: int = 36,
+    must_beat: bool = False,
+    sixes_to_owner: bool = False,
+    time_control: tuple[int, int] | None = None,
+) -> Game:
+    """A game against the computer, dealt at once; the computer takes another trump."""
+    if level not in ai.LEVELS:
+        raise GameError(_("Choose a level: %(levels)s.") % {"levels": ", ".join(ai.LEVELS)})
+    _rules(deck, must_beat, sixes_to_owner)
+    initial, increment = _clock(time_control)
+    game = Game(
+        seat0=user,
+        ai_level=level,
+        trump0=_suit(trump),
+        deck=deck,
+        must_beat=must_beat,
+        sixes_to_owner=sixes_to_owner,
+        clock_initial=initial,
+        clock_increment=increment,
+    )
+    others = [s.letter for s in engine.Suit if s.letter != game.trump0]
+    game.trump1 = random.Random(game.seed).choice(others)
+    _start(game, timezone.now())
+    game.save()
+    return game
+
+
+def _finish(game: Game, now: datetime, reason: str, winner: int | None) -> None:
+    game.status = Game.Status.FINISHED
+    game.reason = reason
+    game.winner = winner
+    game.finished_at = now
+    game.draw_offer = None
+
+
+_OUTCOME_REASONS = {
+    engine.Termination.EMPTY_HAND: Game.Reason.EMPTY_HAND,
+    engine.Termination.LAST_CARD: Game.Reason.LAST_CARD,
+    engine.Termination.REPETITION: Game.Reason.REPETITION,
+}
+
+
+def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> MoveResult | None:
+    """Check and store one turn on a locked game row, inside the caller's transaction.
+
+    Returns ``None`` when the mover's clock had already run out: the game is
+    then finished on time instead, and the caller says so once that is committed.
+    """
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("The game is not in play."))
+    history = replay(game)
+    if expected_ply != history.ply:
+        raise GameError(_("The game has moved on: your view was out of date."))
+    if history.position.to_move != seat:
+        raise GameError(_("It is not your turn."))
+    now = timezone.now()
+    if _flag(game, seat, now):
+        return None
+    try:
+        move = engine.Move.parse(notation)
+        position = history.play(move)
+    except engine.EngineError as error:
+        raise GameError(_("That turn is not allowed: %(reason)s") % {"reason": error}) from None
+    spent = _elapsed_ms(game, now)
+    if game.is_timed:
+        field = "clock0_ms" if seat == 0 else "clock1_ms"
+        setattr(game, field, getattr(game, field) - spent + game.clock_increment * 1000)
+    stored = Move.objects.create(
+        game=game, ply=expected_ply, player=seat, notation=str(move), time_spent_ms=spent
+    )
+    game.turn_started_at = now
+    game.draw_offer = None
+    outcome = history.outcome
+    if outcome is not None:
+        _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)
+    _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"])
+    return MoveResult(game, stored, position)
+
+
+_END_FIELDS = ["status", "reason", "winner", "finished_at", "draw_offer"]
+_CLOCK_FIELDS = ["clock0_ms", "clock1_ms"]
+
+
+def _elapsed_ms(game: Game, now: datetime) -> int:
+    assert game.turn_started_at is not None
+    return max(0, int((now - game.turn_started_at).total_seconds() * 1000))
+
+
+def _flag(game: Game, seat: int, now: datetime) -> bool:
+    """If ``seat`` (to move) has run out of time, finish the game on time and save it."""
+    if not game.is_timed:
+        return False
+    field = "clock0_ms" if seat == 0 else "clock1_ms"
+    if getattr(game, field) - _elapsed_ms(game, now) > 0:
+        return False
+    setattr(game, field, 0)
+    _finish(game, now, Game.Reason.TIMEOUT, 1 - seat)
+    _save(game, [*_CLOCK_FIELDS, *_END_FIELDS])
+    return True
+
+
+def _moved(result: MoveResult | None) -> MoveResult:
+    if result is None:
+        raise GameError(_("Time ran out: the game is over."))
+    return result
+
+
+def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: int) -> MoveResult:
+    """A person's turn. ``expected_ply`` is the ply their page showed: a stale one is refused."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise GameError(_("Only the players of this game can move."))
+        result = _record_move(game, seat, notation, expected_ply)
+    return _moved(result)
+
+
+def game_play_computer_move(*, game_id: int, seconds: float | None = None) -> MoveResult | None:
+    """The computer's turn, if it is the computer's to play; ``None`` otherwise.
+
+    The search runs before the transaction, with no lock held (it is CPU work:
+    call this from a worker thread or process, never on the event loop); the
+    turn is then recorded like a person's, so if the game moved on meanwhile
+    it is refused.
+    """
+    game = Game.objects.get(pk=game_id)
+    if not game.ai_level or game.status != Game.Status.ACTIVE:
+        return None
+    history = replay(game)
+    if history.position.to_move != 1 or history.outcome is not None:
+        return None
+    move = ai.choose_move(
+        engine.position_to_json(history.position),
+        game.ai_level,
+        seconds,
+        history=[engine.position_to_json(p) for p in history.positions[:-1]],
+    )
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game_id)
+        result = _record_move(locked, 1, move, history.ply)
+    return _moved(result)
+
+
+def _player_seat(game: Game, user: object) -> int:
+    seat = game.seat_of(user)
+    if seat is None:
+        raise GameError(_("Only the players of this game can do that."))
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("The game is not in play."))
+    return seat
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, user: object) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    seat = _player_seat(game, user)
+    _finish(game, timezone.now(), Game.Reason.RESIGNATION, 1 - seat)
+    _save(game, _END_FIELDS)
+    return game
+
+
+@transaction.atomic
+def game_abort(*, game_id: int, user: object) -> Game:
+    """End with no result, allowed only while fewer than two turns have been played."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    _player_seat(game, user)
+    if game.moves.count() >= 2:
+        raise GameError(_("Both players have made a turn: the game can no longer be aborted."))
+    game.status = Game.Status.ABORTED
+    game.reason = Game.Reason.ABORTED
+    game.finished_at = timezone.now()
+    _save(game, ["status", "reason", "finished_at"])
+    return game
+
+
+@transaction.atomic
+def game_offer_draw(*, game_id: int, user: object) -> Game:
+    """Offer a draw, or accept the opponent's standing offer."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    seat = _player_seat(game, user)
+    if game.against_computer:
+        raise GameError(_("The computer does not agree to draws."))
+    if game.draw_offer == 1 - seat:
+        _finish(game, timezone.now(), Game.Reason.AGREEMENT, None)
+        _save(game, _END_FIELDS)
+    elif game.draw_offer is None:
+        game.draw_offer = seat
+        _save(game, ["draw_offer"])
+    return game
+
+
+@transaction.atomic
+def game_decline_draw(*, game_id: int, user: object) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    seat = _player_seat(game, user)
+    if game.draw_offer == 1 - seat:
+        game.draw_offer = None
+        _save(game, ["draw_offer"])
+    return game
+
+
+@transaction.atomic
+def game_claim_timeout(*, game_id: int) -> Game:
+    """Finish the game on time if the player to move has run out (anyone may ask)."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status == Game.Status.ACTIVE:
+        _flag(game, replay(game).position.to_move, timezone.now())
+    return game
+
+
+@transaction.atomic
+def game_rematch(*, game_id: int, user: object) -> Game:
+    """A new game with the same seats, trumps and rules; the loser (or non-starter) leads."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise GameError(_("Only the players of this game can ask for a rematch."))
+    if game.status != Game.Status.FINISHED:
+        raise GameError(_("The game is not over yet."))
+    existing = game.rematches.first()
+    if existing is not None:
+        return existing
+    starter = (1 - game.winner) if game.winner is not None else 1 - start_position(game).to_move
+    rematch = Game(
+        seat0=game.seat0,
+        seat1=game.seat1,
+        ai_level=game.ai_level,
+        trump0=game.trump0,
+        trump1=game.trump1,
+        deck=game.deck,
+        must_beat=game.must_beat,
+        sixes_to_owner=game.sixes_to_owner,
+        clock_initial=game.clock_initial,
+        clock_increment=game.clock_increment,
+        rematch_of=game,
+    )
+    _start(rematch, timezone.now())
+    rematch.first_player = starter
+    rematch.save()
+    _save(game, [])
+    return rematch

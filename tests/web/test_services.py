@@ -1,0 +1,282 @@
+"""Game services: every way a game starts and ends, and the paths a move must not slip through."""
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.db import IntegrityError, transaction
+
+from game import ai, engine, services
+from game.models import Game, Move
+from game.selectors import replay
+from game.services import GameError
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice():
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob():
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def carol():
+    return get_user_model().objects.create_user("carol", password="pw-carol-123")
+
+
+@pytest.fixture
+def game(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    Game.objects.filter(pk=seek.pk).update(seed=SEED)  # the same deal every run
+    return services.game_join(game_id=seek.pk, user=bob, trump="H")
+
+
+SEED = 20261129
+
+
+def easy_turn(game):
+    return ai.choose_move(engine.position_to_json(replay(game).position), "easy")
+
+
+def mover(game, alice, bob):
+    return (alice, bob)[replay(game).position.to_move]
+
+
+def play(game, user, notation=None):
+    """Play ``notation`` (default: the first legal turn) as ``user`` at the current ply."""
+    history = replay(game)
+    notation = notation or str(history.legal_moves()[0])
+    return services.game_play_move(
+        game_id=game.pk, user=user, notation=notation, expected_ply=history.ply
+    )
+
+
+# -- starting ------------------------------------------------------------------------------
+
+
+def test_a_seek_waits_then_a_join_deals_from_the_stored_seed(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="s", deck=24, time_control=(3, 2))
+    assert seek.status == Game.Status.SEEKING and seek.trump0 == "S"
+    game = services.game_join(game_id=seek.pk, user=bob, trump="D")
+    assert game.status == Game.Status.ACTIVE and game.seat1 == bob
+    assert game.clock0_ms == game.clock1_ms == 180_000
+    dealt = engine.deal(game.seed, (engine.Suit.S, engine.Suit.D), engine.Rules(deck=24))
+    assert replay(game).position == dealt
+    assert game.first_player == dealt.to_move
+
+
+def test_join_is_refused_for_own_seek_same_trump_and_a_started_game(alice, bob, carol):
+    seek = services.game_create_seek(user=alice, trump="S")
+    with pytest.raises(GameError, match="your own game"):
+        services.game_join(game_id=seek.pk, user=alice, trump="H")
+    with pytest.raises(GameError, match="must differ"):
+        services.game_join(game_id=seek.pk, user=bob, trump="S")
+    services.game_join(game_id=seek.pk, user=bob, trump="H")
+    with pytest.raises(GameError, match="no longer waiting"):
+        services.game_join(game_id=seek.pk, user=carol, trump="D")
+
+
+def test_bad_settings_are_refused(alice):
+    with pytest.raises(GameError, match="trump"):
+        services.game_create_seek(user=alice, trump="X")
+    with pytest.raises(GameError, match="time control"):
+        services.game_create_seek(user=alice, trump="S", time_control=(2, 1))
+    with pytest.raises(GameError, match="deck"):
+        services.game_create_seek(user=alice, trump="S", deck=52)
+    with pytest.raises(GameError, match="level"):
+        services.game_create_vs_computer(user=alice, level="grandmaster", trump="S")
+
+
+def test_a_seek_can_be_cancelled_by_its_creator_only(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    with pytest.raises(GameError, match="Only the player who created"):
+        services.game_cancel_seek(game_id=seek.pk, user=bob)
+    cancelled = services.game_cancel_seek(game_id=seek.pk, user=alice)
+    assert cancelled.status == Game.Status.ABORTED
+    assert cancelled.reason == Game.Reason.CANCELLED
+
+
+# -- moves -----------------------------------------------------------------------------
+
+
+def test_a_move_is_stored_with_its_ply_and_the_position_replays(game, alice, bob):
+    user = mover(game, alice, bob)
+    result = play(game, user)
+    assert result.move.ply == 0 and result.move.player == game.seat_of(user)
+    assert replay(Game.objects.get(pk=game.pk)).position == result.position
+    assert result.game.version > game.version
+
+
+def test_a_stale_or_repeated_submission_for_a_ply_is_refused(game, alice, bob):
+    user = mover(game, alice, bob)
+    first = str(replay(game).legal_moves()[0])
+    services.game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
+    with pytest.raises(GameError, match="out of date"):
+        services.game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_the_log_admits_one_move_per_ply(game, alice, bob):
+    play(game, mover(game, alice, bob))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Move.objects.create(game=game, ply=0, player=0, notation="take")
+
+
+def test_an_illegal_turn_is_refused_with_the_engines_reason(game, alice, bob):
+    user = mover(game, alice, bob)
+    with pytest.raises(GameError, match="not allowed: take: the pile is empty"):
+        play(game, user, "take")
+    with pytest.raises(GameError, match="not allowed"):
+        play(game, user, "QS-QS")
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_only_the_player_to_move_may_move(game, alice, bob, carol):
+    waiting = bob if mover(game, alice, bob) == alice else alice
+    with pytest.raises(GameError, match="not your turn"):
+        play(game, waiting)
+    with pytest.raises(GameError, match="Only the players"):
+        play(game, carol)
+    with pytest.raises(GameError, match="Only the players"):
+        play(game, AnonymousUser())
+
+
+def test_a_whole_game_ends_by_the_rules_with_its_reason(game, alice, bob):
+    while game.status == Game.Status.ACTIVE:
+        play(game, mover(game, alice, bob), easy_turn(game))
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.reason in (Game.Reason.EMPTY_HAND, Game.Reason.LAST_CARD, Game.Reason.REPETITION)
+    outcome = replay(game).outcome
+    assert outcome is not None and outcome.winner == game.winner
+
+
+# -- ends other than the rules ---------------------------------------------------------------
+
+
+def test_resignation_gives_the_game_to_the_opponent(game, alice, bob, carol):
+    with pytest.raises(GameError):
+        services.game_resign(game_id=game.pk, user=carol)
+    finished = services.game_resign(game_id=game.pk, user=bob)
+    assert (finished.status, finished.reason, finished.winner) == (
+        Game.Status.FINISHED,
+        Game.Reason.RESIGNATION,
+        0,
+    )
+    with pytest.raises(GameError, match="not in play"):
+        play(finished, alice)
+
+
+def test_abort_only_before_both_players_have_moved(alice, bob):
+    first = services.game_join(
+        game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
+    )
+    aborted = services.game_abort(game_id=first.pk, user=alice)
+    assert aborted.status == Game.Status.ABORTED and aborted.winner is None
+
+    second = services.game_join(
+        game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
+    )
+    play(second, mover(second, alice, bob))
+    play(second, mover(second, alice, bob))
+    with pytest.raises(GameError, match="no longer be aborted"):
+        services.game_abort(game_id=second.pk, user=alice)
+
+
+def test_a_draw_offer_is_accepted_by_the_opponent_or_declined(game, alice, bob):
+    offered = services.game_offer_draw(game_id=game.pk, user=alice)
+    assert offered.draw_offer == 0
+    declined = services.game_decline_draw(game_id=game.pk, user=bob)
+    assert declined.draw_offer is None
+    services.game_offer_draw(game_id=game.pk, user=alice)
+    agreed = services.game_offer_draw(game_id=game.pk, user=bob)
+    assert (agreed.status, agreed.reason, agreed.winner) == (
+        Game.Status.FINISHED,
+        Game.Reason.AGREEMENT,
+        None,
+    )
+
+
+def test_a_flagged_player_loses_on_time(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(seconds=61)
+    )
+    user = mover(game, alice, bob)
+    with pytest.raises(GameError, match="Time ran out"):
+        play(Game.objects.get(pk=game.pk), user)
+    game.refresh_from_db()
+    assert (game.status, game.reason) == (Game.Status.FINISHED, Game.Reason.TIMEOUT)
+    assert game.winner == 1 - game.seat_of(user)
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_timeout_can_be_claimed_by_anyone(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    assert services.game_claim_timeout(game_id=game.pk).status == Game.Status.ACTIVE
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(seconds=90)
+    )
+    claimed = services.game_claim_timeout(game_id=game.pk)
+    assert (claimed.status, claimed.reason) == (Game.Status.FINISHED, Game.Reason.TIMEOUT)
+
+
+def test_clocks_are_charged_and_given_the_increment(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(seconds=10)
+    )
+    result = play(Game.objects.get(pk=game.pk), mover(game, alice, bob))
+    seat = result.move.player
+    left = result.game.clock0_ms if seat == 0 else result.game.clock1_ms
+    assert 171_000 <= left <= 172_100  # 180 s - 10 s spent + 2 s increment
+    assert result.move.time_spent_ms >= 10_000
+
+
+# -- the computer and rematches ------------------------------------------------------------------
+
+
+def test_the_computer_answers_its_turns_and_refuses_draws(alice):
+    game = services.game_create_vs_computer(user=alice, level="easy", trump="C")
+    assert game.status == Game.Status.ACTIVE and game.trump1 in "SHD"
+    with pytest.raises(GameError, match="does not agree"):
+        services.game_offer_draw(game_id=game.pk, user=alice)
+    while game.status == Game.Status.ACTIVE:
+        if replay(game).position.to_move == 1:
+            assert services.game_play_computer_move(game_id=game.pk) is not None
+        else:
+            assert services.game_play_computer_move(game_id=game.pk) is None
+            play(game, alice, easy_turn(game))
+        game.refresh_from_db()
+    assert game.reason in (Game.Reason.EMPTY_HAND, Game.Reason.LAST_CARD, Game.Reason.REPETITION)
+
+
+def test_a_rematch_keeps_the_table_and_the_loser_starts(game, alice, bob):
+    services.game_resign(game_id=game.pk, user=alice)
+    rematch = services.game_rematch(game_id=game.pk, user=bob)
+    assert (rematch.seat0, rematch.seat1, rematch.trump0, rematch.trump1) == (alice, bob, "S", "H")
+    assert rematch.first_player == 0  # alice lost
+    assert replay(rematch).position.to_move == 0
+    assert services.game_rematch(game_id=game.pk, user=alice) == rematch
+
+
+def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_commit_callbacks):
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(services.game_group(game.pk), channel)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        result = play(game, mover(game, alice, bob))
+    assert callbacks
+    message = async_to_sync(layer.receive)(channel)
+    assert message == {"type": "game.changed", "version": result.game.version}
