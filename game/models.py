@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from game import engine
@@ -117,6 +118,9 @@ class Game(models.Model):
         players = f"{self.seat_name(0)} vs {self.seat_name(1)}"
         return f"#{self.pk} {players} ({self.get_status_display()})"
 
+    def get_absolute_url(self) -> str:
+        return reverse("game:table", args=[self.pk])
+
     @property
     def rules(self) -> engine.Rules:
         return engine.Rules(
@@ -145,6 +149,14 @@ class Game(models.Model):
         if user_id == self.seat1_id and not self.ai_level:
             return 1
         return None
+
+    @property
+    def seat0_name(self) -> str:
+        return self.seat_name(0)
+
+    @property
+    def seat1_name(self) -> str:
+        return self.seat_name(1)
 
     def seat_name(self, seat: int) -> str:
         if seat == 0:

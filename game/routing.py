@@ -1,5 +1,10 @@
-"""Websocket URL patterns, served by ``yourtrumps_site.asgi``. Game consumers come later."""
+"""Websocket URL patterns, served by ``yourtrumps_site.asgi``."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from game import consumers
+
+websocket_urlpatterns = [
+    path("ws/games/<int:pk>/", consumers.GameConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+]

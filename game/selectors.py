@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
 from game import engine
 from game.models import Game
 
@@ -16,3 +20,147 @@ def replay(game: Game) -> engine.Game:
     """The engine's game: the deal replayed through the stored move log, in ply order."""
     notations = game.moves.order_by("ply").values_list("notation", flat=True)
     return engine.Game.replay(start_position(game), notations)
+
+
+def recent_games(user: object, limit: int = 20) -> QuerySet[Game]:
+    """A player's latest games, either seat, newest first."""
+    return (
+        Game.objects.filter(Q(seat0=user) | Q(seat1=user))
+        .exclude(status=Game.Status.SEEKING)
+        .select_related("seat0", "seat1")
+        .order_by("-created_at")[:limit]
+    )
+
+
+def player_record(user: object) -> dict[str, int]:
+    """Finished games, and the player's wins, draws and losses in them."""
+    finished = Game.objects.filter(Q(seat0=user) | Q(seat1=user), status=Game.Status.FINISHED)
+    wins = finished.filter(Q(seat0=user, winner=0) | Q(seat1=user, winner=1, ai_level="")).count()
+    draws = finished.filter(winner__isnull=True).count()
+    played = finished.count()
+    return {"played": played, "wins": wins, "draws": draws, "losses": played - wins - draws}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One side of the table as a viewer sees it."""
+
+    index: int
+    name: str
+    trump: engine.Suit
+    hand: list[engine.Card]
+    clock_ms: int | None
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """Everything the table partial shows to one viewer: a read of the replayed game."""
+
+    game: Game
+    #: The viewer's seat, or ``None`` for a spectator (who sees seat 0 at the bottom).
+    viewer: int | None
+    #: The game so far; ``None`` while a seek waits for its opponent (nothing is dealt yet).
+    history: engine.Game | None = None
+    bottom: Seat | None = None
+    top: Seat | None = None
+    #: The beating card the viewer picked and the second cards that may follow it.
+    beater: engine.Card | None = None
+    seconds: tuple[engine.Card, ...] = ()
+
+    @property
+    def dealt(self) -> engine.Game:
+        assert self.history is not None, "a seek has no cards dealt"
+        return self.history
+
+    @property
+    def position(self) -> engine.Position:
+        return self.dealt.position
+
+    @property
+    def ply(self) -> int:
+        return self.history.ply if self.history is not None else 0
+
+    @property
+    def my_turn(self) -> bool:
+        return (
+            self.viewer is not None
+            and self.game.status == Game.Status.ACTIVE
+            and self.position.to_move == self.viewer
+        )
+
+    @property
+    def pile(self) -> tuple[engine.Card, ...]:
+        return self.position.pile
+
+    @property
+    def moves(self) -> list[str]:
+        return [str(m) for m in self.dealt.moves]
+
+    def _legal(self) -> list[engine.Move]:
+        return list(self.position.legal_moves()) if self.my_turn else []
+
+    @property
+    def take_count(self) -> int | None:
+        """How many a take would pick up, when taking is legal for the viewer now."""
+        return self.position.take_count() if engine.TAKE in self._legal() else None
+
+    @property
+    def playable(self) -> set[engine.Card]:
+        """Cards of the viewer's hand that start a legal turn (a lead, a beat, a last card)."""
+        return {m.card for m in self._legal() if m.card is not None}
+
+
+def _sorted_hand(position: engine.Position, seat: int) -> list[engine.Card]:
+    """A hand ordered by suit, the holder's trumps last, then by rank."""
+    trump = position.trumps[seat]
+    return sorted(position.hand(seat), key=lambda c: (c.suit == trump, c.suit, c.rank))
+
+
+def table_for(game: Game, user: object, beater: str | None = None) -> Table:
+    """The table of ``game`` as ``user`` sees it, with ``beater`` picked (a beat's first click)."""
+    viewer = game.seat_of(user)
+    if game.status == Game.Status.SEEKING or not game.trump1:
+        return Table(game, viewer)
+    history = replay(game)
+    position = history.position
+    clocks = (game.clock0_ms, game.clock1_ms)
+
+    def seat(index: int) -> Seat:
+        return Seat(
+            index=index,
+            name=game.seat_name(index),
+            trump=position.trumps[index],
+            hand=_sorted_hand(position, index),
+            clock_ms=clocks[index],
+            to_move=game.status == Game.Status.ACTIVE and position.to_move == index,
+        )
+
+    bottom = 0 if viewer is None else viewer
+    picked: engine.Card | None = None
+    seconds: tuple[engine.Card, ...] = ()
+    if beater and viewer is not None and game.status == Game.Status.ACTIVE:
+        try:
+            card = engine.Card.parse(beater)
+        except engine.EngineError:
+            card = None
+        if card is not None:
+            followers = [m.second for m in position.legal_moves() if m.card == card and m.second]
+            if followers:
+                picked = card
+                seconds = tuple(
+                    sorted(
+                        (c for c in followers if c is not None),
+                        key=lambda c: (c.suit == position.trumps[viewer], c.suit, c.rank),
+                    )
+                )
+    return Table(game, viewer, history, seat(bottom), seat(1 - bottom), picked, seconds)
+
+
+def open_seeks() -> QuerySet[Game]:
+    """Public seeks waiting for an opponent, oldest first (first come, first served)."""
+    return (
+        Game.objects.filter(status=Game.Status.SEEKING, private=False)
+        .select_related("seat0")
+        .order_by("created_at")
+    )

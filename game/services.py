@@ -10,6 +10,7 @@ changed, with its new version.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,6 +28,10 @@ from game.selectors import replay, start_position
 TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
 
 
+#: ``ai.choose_move``'s shape: position, level, seconds, and the earlier positions.
+Chooser = Callable[..., str]
+
+
 class GameError(Exception):
     """A request the game cannot carry out; the message is for the player."""
 
@@ -40,23 +45,31 @@ class MoveResult:
     position: engine.Position
 
 
+#: The channel-layer group of everyone looking at the lobby.
+LOBBY_GROUP = "lobby"
+
+
 def game_group(game_id: int) -> str:
     """The channel-layer group of a game's viewers."""
     return f"game-{game_id}"
 
 
-def _announce(game: Game) -> None:
-    """After the commit, tell the game's viewers (players and spectators) it changed."""
-    game_id, version = game.pk, game.version
-
+def _send_after_commit(group: str, message: dict[str, object]) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(
-                game_group(game_id), {"type": "game.changed", "version": version}
-            )
+            async_to_sync(layer.group_send)(group, message)
 
     transaction.on_commit(send)
+
+
+def _announce(game: Game) -> None:
+    """After the commit, tell the game's viewers (players and spectators) it changed."""
+    _send_after_commit(game_group(game.pk), {"type": "game.changed", "version": game.version})
+
+
+def _announce_lobby() -> None:
+    _send_after_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def _save(game: Game, fields: list[str]) -> None:
@@ -122,6 +135,8 @@ def game_create_seek(
         private=private,
     )
     game.save()
+    if not private:
+        _announce_lobby()
     return game
 
 
@@ -138,6 +153,7 @@ def game_join(*, game_id: int, user: object, trump: str) -> Game:
         raise GameError(_("Your trump suit must differ from your opponent's."))
     game.seat1 = user  # type: ignore[assignment]
     _start(game, timezone.now())
+    _announce_lobby()
     _save(
         game,
         [
@@ -164,6 +180,7 @@ def game_cancel_seek(*, game_id: int, user: object) -> Game:
     game.status = Game.Status.ABORTED
     game.reason = Game.Reason.CANCELLED
     game.finished_at = timezone.now()
+    _announce_lobby()
     _save(game, ["status", "reason", "finished_at"])
     return game
 
@@ -292,13 +309,15 @@ def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: i
     return _moved(result)
 
 
-def game_play_computer_move(*, game_id: int, seconds: float | None = None) -> MoveResult | None:
+def game_play_computer_move(
+    *, game_id: int, seconds: float | None = None, choose: Chooser = ai.choose_move
+) -> MoveResult | None:
     """The computer's turn, if it is the computer's to play; ``None`` otherwise.
 
-    The search runs before the transaction, with no lock held (it is CPU work:
-    call this from a worker thread or process, never on the event loop); the
-    turn is then recorded like a person's, so if the game moved on meanwhile
-    it is refused.
+    The search (``choose``, by default in this process) runs before the
+    transaction, with no lock held: it is CPU work, so call this from a worker,
+    never on the event loop. The turn is then recorded like a person's, so if
+    the game moved on meanwhile it is refused.
     """
     game = Game.objects.get(pk=game_id)
     if not game.ai_level or game.status != Game.Status.ACTIVE:
@@ -306,7 +325,7 @@ def game_play_computer_move(*, game_id: int, seconds: float | None = None) -> Mo
     history = replay(game)
     if history.position.to_move != 1 or history.outcome is not None:
         return None
-    move = ai.choose_move(
+    move = choose(
         engine.position_to_json(history.position),
         game.ai_level,
         seconds,

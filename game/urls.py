@@ -6,4 +6,14 @@ app_name = "game"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/", views.lobby, name="lobby"),
+    path("play/seeks/", views.seeks_partial, name="seeks"),
+    path("play/seek/", views.seek_create, name="seek_create"),
+    path("play/computer/", views.computer_create, name="computer_create"),
+    path("games/<int:pk>/", views.table, name="table"),
+    path("games/<int:pk>/join/", views.seek_join, name="join"),
+    path("games/<int:pk>/move/", views.move, name="move"),
+    path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:pk>/<slug:name>/", views.action, name="action"),
+    path("invite/<str:token>/", views.invite, name="invite"),
 ]

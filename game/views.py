@@ -1,7 +1,182 @@
+"""Pages and htmx partials: parse the request, call one service, render.
+
+Moves and actions arrive as POSTs (htmx, or plain forms without JavaScript).
+An htmx request gets the table partial back; a refused move comes back as a
+message in that partial, never as an error page.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game import services
+from game.computer import schedule_reply
+from game.forms import ComputerForm, JoinForm, SeekForm
+from game.models import Game
+from game.selectors import open_seeks, table_for
+from game.services import GameError
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: what the game is and its rules."""
     return render(request, "game/home.html")
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "game/lobby.html",
+        {
+            "seeks": open_seeks(),
+            "seek_form": SeekForm(),
+            "computer_form": ComputerForm(),
+            "join_form": JoinForm(),
+        },
+    )
+
+
+def seeks_partial(request: HttpRequest) -> HttpResponse:
+    return render(request, "game/_seeks.html", {"seeks": open_seeks(), "join_form": JoinForm()})
+
+
+@login_required
+@require_POST
+def seek_create(request: HttpRequest) -> HttpResponse:
+    form = SeekForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please check the game's settings."))
+        return redirect("game:lobby")
+    try:
+        game = services.game_create_seek(
+            user=request.user,
+            trump=form.cleaned_data["trump"],
+            deck=form.cleaned_data["deck"],
+            must_beat=form.cleaned_data["must_beat"],
+            sixes_to_owner=form.cleaned_data["sixes_to_owner"],
+            time_control=form.time_control(),
+            private=form.cleaned_data["private"],
+        )
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect("game:lobby")
+    return redirect("game:table", game.pk)
+
+
+@login_required
+@require_POST
+def computer_create(request: HttpRequest) -> HttpResponse:
+    form = ComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please check the game's settings."))
+        return redirect("game:lobby")
+    try:
+        game = services.game_create_vs_computer(
+            user=request.user,
+            level=form.cleaned_data["level"],
+            trump=form.cleaned_data["trump"],
+            deck=form.cleaned_data["deck"],
+            must_beat=form.cleaned_data["must_beat"],
+            sixes_to_owner=form.cleaned_data["sixes_to_owner"],
+            time_control=form.time_control(),
+        )
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect("game:lobby")
+    schedule_reply(game.pk)  # the computer may be the one to start
+    return redirect("game:table", game.pk)
+
+
+@login_required
+@require_POST
+def seek_join(request: HttpRequest, pk: int) -> HttpResponse:
+    form = JoinForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise GameError(_("Choose your trump suit."))
+        services.game_join(game_id=pk, user=request.user, trump=form.cleaned_data["trump"])
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect("game:table", pk)
+
+
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(Game, invite_token=token)
+    return redirect("game:table", game.pk)
+
+
+def table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page; an htmx request (a beat's first click, a refresh) gets the partial."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    view = table_for(game, request.user, beater=request.GET.get("beater"))
+    template = "game/_table.html" if request.htmx else "game/table.html"
+    return render(request, template, {"table": view, "join_form": JoinForm()})
+
+
+def _answer(request: HttpRequest, pk: int, error: str | None = None) -> HttpResponse:
+    """After a POST: the fresh table partial for htmx, the page otherwise."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("game:table", pk)
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    context = {"table": table_for(game, request.user), "error": error}
+    return render(request, "game/_table.html", context)
+
+
+@require_POST
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        expected_ply = int(request.POST.get("ply", ""))
+    except ValueError:
+        return _answer(request, pk, _("The turn came without its ply: reload the page."))
+    try:
+        result = services.game_play_move(
+            game_id=pk,
+            user=request.user,
+            notation=request.POST.get("move", ""),
+            expected_ply=expected_ply,
+        )
+    except GameError as error:
+        return _answer(request, pk, str(error))
+    if result.game.against_computer and result.game.status == Game.Status.ACTIVE:
+        schedule_reply(pk)
+    return _answer(request, pk)
+
+
+ACTIONS = {
+    "resign": services.game_resign,
+    "abort": services.game_abort,
+    "offer-draw": services.game_offer_draw,
+    "decline-draw": services.game_decline_draw,
+    "cancel": services.game_cancel_seek,
+}
+
+
+@require_POST
+def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    service = ACTIONS.get(name)
+    if service is None:
+        return _answer(request, pk, _("Unknown action."))
+    try:
+        service(game_id=pk, user=request.user)
+    except GameError as error:
+        return _answer(request, pk, str(error))
+    return _answer(request, pk)
+
+
+@require_POST
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        game = services.game_rematch(game_id=pk, user=request.user)
+    except GameError as error:
+        return _answer(request, pk, str(error))
+    if game.against_computer:
+        schedule_reply(game.pk)
+    response = redirect("game:table", game.pk)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = game.get_absolute_url()
+    return response

@@ -205,6 +205,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Passwords -------------------------------------------------------------------------------
 
+# The computer's replies: a pause before each (seconds) so a person can follow, and the
+# processes its searches run in.
+COMPUTER_PAUSE = 0.6
+COMPUTER_WORKERS = 1
+
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "game:lobby"
+LOGOUT_REDIRECT_URL = "game:home"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

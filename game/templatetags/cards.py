@@ -44,16 +44,26 @@ def _split(text: str) -> tuple[str, str]:
     return card.rank.letter, card.suit.letter
 
 
+@register.filter
+def face(card: object) -> dict[str, str]:
+    """What a card shows: ``rank``, ``symbol``, ``colour`` (a CSS modifier) and spoken ``name``.
+
+    ``{% with f=card|face %}<button class="card card--{{ f.colour }}">...``
+    """
+    rank, suit = _split(str(card))
+    shown, rank_name = RANKS[rank]
+    symbol, suit_name, colour = SUITS[suit]
+    name = gettext("%(rank)s of %(suit)s") % {"rank": rank_name, "suit": suit_name}
+    return {"rank": shown, "symbol": symbol, "colour": colour, "name": name, "code": str(card)}
+
+
 @register.simple_tag
 def cards(notation: str) -> SafeString:
     """One chip per card in ``notation`` (cards separated by spaces)."""
     chips = []
     for card in notation.split():
-        rank, suit = _split(card)
-        shown, rank_name = RANKS[rank]
-        symbol, suit_name, colour = SUITS[suit]
-        name = gettext("%(rank)s of %(suit)s") % {"rank": rank_name, "suit": suit_name}
-        chips.append((colour, name, name, shown, symbol))
+        f = face(card)
+        chips.append((f["colour"], f["name"], f["name"], f["rank"], f["symbol"]))
     return format_html(
         '<span class="cards">{}</span>',
         format_html_join(
@@ -63,3 +73,15 @@ def cards(notation: str) -> SafeString:
             chips,
         ),
     )
+
+
+@register.filter
+def clock(milliseconds: int | None) -> str:
+    """A clock reading, ``m:ss`` (tenths under ten seconds)."""
+    if milliseconds is None:
+        return ""
+    ms = max(0, milliseconds)
+    minutes, seconds = divmod(ms // 1000, 60)
+    if ms < 10_000:
+        return f"0:{ms / 1000:04.1f}"
+    return f"{minutes}:{seconds:02d}"

@@ -1,0 +1,56 @@
+"""The lobby's forms: a seek, a game against the computer, joining with a trump."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from game.ai import LEVELS
+from game.services import TIME_CONTROLS
+
+TRUMPS = [("S", _("♠ Spades")), ("H", _("♥ Hearts")), ("D", _("♦ Diamonds")), ("C", _("♣ Clubs"))]
+DECKS = [
+    (36, _("36 cards (6 to ace)")),
+    (32, _("32 cards (7 to ace)")),
+    (24, _("24 cards (9 to ace)")),
+]
+CLOCKS = [("", _("Untimed")), *((f"{m}+{i}", f"{m}+{i}") for m, i in TIME_CONTROLS)]
+
+
+class TableForm(forms.Form):
+    """What every new game asks: a trump of one's own and the table's variant."""
+
+    trump = forms.ChoiceField(label=_("Your trump suit"), choices=TRUMPS)
+    deck = forms.TypedChoiceField(label=_("Pack"), choices=DECKS, coerce=int, initial=36)
+    must_beat = forms.BooleanField(
+        label=_("Must beat"), required=False, help_text=_("Take only when no card beats.")
+    )
+    sixes_to_owner = forms.BooleanField(
+        label=_("Sixes to owner"),
+        required=False,
+        help_text=_("36 cards: each player is handed the six of their own trump suit."),
+    )
+    clock = forms.ChoiceField(
+        label=_("Time control (minutes + seconds a turn)"), choices=CLOCKS, required=False
+    )
+
+    def time_control(self) -> tuple[int, int] | None:
+        value = self.cleaned_data.get("clock")
+        if not value:
+            return None
+        minutes, increment = value.split("+")
+        return int(minutes), int(increment)
+
+
+class SeekForm(TableForm):
+    private = forms.BooleanField(
+        label=_("Private game"), required=False, help_text=_("Only those with the link can join.")
+    )
+
+
+class ComputerForm(TableForm):
+    level = forms.ChoiceField(
+        label=_("Computer level"), choices=[(level, level) for level in LEVELS], initial="easy"
+    )
+
+
+class JoinForm(forms.Form):
+    trump = forms.ChoiceField(label=_("Your trump suit"), choices=TRUMPS)

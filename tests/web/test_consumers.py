@@ -1,0 +1,85 @@
+"""Live updates: a move reaches the other player's socket and a spectator's; the lobby lives."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+
+from game import services
+from game.routing import websocket_urlpatterns
+from game.selectors import replay
+
+pytestmark = pytest.mark.django_db(transaction=True)
+application = URLRouter(websocket_urlpatterns)
+
+
+async def connect(path, user):
+    communicator = WebsocketCommunicator(application, path)
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def make_game():
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="pw-alice-123")
+    bob = users.create_user("bob", password="pw-bob-123")
+    seek = services.game_create_seek(user=alice, trump="S")
+    return services.game_join(game_id=seek.pk, user=bob, trump="H"), alice, bob
+
+
+@database_sync_to_async
+def play_first_turn(game, alice, bob):
+    history = replay(game)
+    mover = (alice, bob)[history.position.to_move]
+    waiting = bob if mover == alice else alice
+    move = str(history.legal_moves()[0])
+    services.game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=0)
+    return move, waiting
+
+
+async def test_a_move_reaches_the_opponent_and_a_spectator():
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = {
+        name: await connect(path, user)
+        for name, user in (("alice", alice), ("bob", bob), ("spectator", AnonymousUser()))
+    }
+    for socket in sockets.values():  # each gets the table as the server has it on connecting
+        assert 'data-ply="0"' in await socket.receive_from(timeout=5)
+    move, waiting = await play_first_turn(game, alice, bob)
+    pushed = {}
+    for name, socket in sockets.items():
+        pushed[name] = await socket.receive_from(timeout=5)
+        assert 'hx-swap-oob="outerHTML"' in pushed[name] and 'data-ply="1"' in pushed[name]
+        assert f"<li>{move}</li>" in pushed[name], name
+    # Each viewer gets their own table: the player now to move may take; a spectator may not.
+    assert 'name="move" value="take"' in pushed[waiting.username]
+    assert 'name="move"' not in pushed["spectator"]
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+async def test_an_unknown_game_is_refused():
+    communicator = WebsocketCommunicator(application, "/ws/games/999999/")
+    communicator.scope["user"] = AnonymousUser()
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+
+
+async def test_the_lobby_updates_when_a_seek_opens():
+    lobby = await connect("/ws/lobby/", AnonymousUser())
+
+    @database_sync_to_async
+    def open_seek():
+        carol = get_user_model().objects.create_user("carol", password="pw-carol-123")
+        return services.game_create_seek(user=carol, trump="C")
+
+    await open_seek()
+    html = await lobby.receive_from(timeout=5)
+    assert 'id="seeks" hx-swap-oob="outerHTML"' in html and "carol" in html
+    await lobby.disconnect()

@@ -1,0 +1,174 @@
+"""Pages and htmx partials: signing up, the lobby, the table, moves and actions."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from game import computer, engine, services
+from game.models import Game
+from game.selectors import replay
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice():
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob():
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def game(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    return services.game_join(game_id=seek.pk, user=bob, trump="H")
+
+
+@pytest.fixture
+def inline_replies(monkeypatch):
+    """The computer answers within the request (the test's transaction hides it from threads)."""
+    monkeypatch.setattr(
+        "game.views.schedule_reply",
+        lambda game_id: services.game_play_computer_move(game_id=game_id),
+    )
+
+
+def client_for(client, user):
+    client.force_login(user)
+    return client
+
+
+def test_sign_up_logs_in_and_goes_to_the_lobby(client):
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "newbie", "password1": "a-long-pass-42", "password2": "a-long-pass-42"},
+    )
+    assert response.status_code == 302 and response.url == reverse("game:lobby")
+    assert client.get(reverse("game:lobby")).context["user"].username == "newbie"
+
+
+def test_sign_up_errors_are_shown_on_the_form(client):
+    response = client.post(
+        reverse("accounts:signup"), {"username": "x", "password1": "a", "password2": "b"}
+    )
+    assert response.status_code == 200
+    assert 'class="field__error"' in response.content.decode()
+    assert not get_user_model().objects.filter(username="x").exists()
+
+
+def test_profile_shows_the_record(client, game, alice, bob):
+    services.game_resign(game_id=game.pk, user=bob)
+    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert "alice" in page and f"#{game.pk}" in page
+
+
+def test_lobby_lists_open_seeks_and_offers_forms_to_players(client, alice, bob):
+    services.game_create_seek(user=alice, trump="D")
+    anonymous = client.get(reverse("game:lobby")).content.decode()
+    assert "alice" in anonymous and "Sign up" in anonymous
+    page = client_for(client, bob).get(reverse("game:lobby")).content.decode()
+    assert "Create the game" in page and "Play the computer" in page
+
+
+def test_creating_and_joining_a_seek_through_the_pages(client, alice, bob):
+    client_for(client, alice)
+    response = client.post(reverse("game:seek_create"), {"trump": "S", "deck": 36, "clock": "3+2"})
+    game = Game.objects.get()
+    assert response.url == reverse("game:table", args=[game.pk])
+    assert game.clock_initial == 180 and game.clock_increment == 2
+    assert "Waiting for an opponent" in client.get(response.url).content.decode()
+    client_for(client, bob)
+    client.post(reverse("game:join", args=[game.pk]), {"trump": "H"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.seat1 == bob
+
+
+def test_a_move_by_htmx_returns_the_fresh_table(client, game, alice, bob):
+    history = replay(game)
+    user = (alice, bob)[history.position.to_move]
+    lead = str(history.legal_moves()[0])
+    response = client_for(client, user).post(
+        reverse("game:move", args=[game.pk]), {"move": lead, "ply": 0}, **HTMX
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="table"' in html and 'data-ply="1"' in html and "<html" not in html
+    assert lead in html  # in the move list
+
+
+def test_a_refused_move_comes_back_as_a_message_not_an_error_page(client, game, alice, bob):
+    user = (alice, bob)[replay(game).position.to_move]
+    response = client_for(client, user).post(
+        reverse("game:move", args=[game.pk]), {"move": "take", "ply": 0}, **HTMX
+    )
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+    assert "the pile is empty" in response.content.decode()
+    stale = client.post(reverse("game:move", args=[game.pk]), {"move": "take", "ply": 7}, **HTMX)
+    assert "out of date" in stale.content.decode()
+
+
+def test_a_beat_is_two_clicks_the_first_lists_the_second_cards(client, game, alice, bob):
+    history = replay(game)
+    leader = (alice, bob)[history.position.to_move]
+    services.game_play_move(
+        game_id=game.pk, user=leader, notation=str(history.legal_moves()[0]), expected_ply=0
+    )
+    position = replay(game).position
+    beats = [m for m in position.legal_moves() if m.second is not None]
+    if not beats:
+        pytest.skip("this deal's first lead cannot be beaten")
+    beater = str(beats[0].card)
+    other = (alice, bob)[position.to_move]
+    html = (
+        client_for(client, other)
+        .get(reverse("game:table", args=[game.pk]) + f"?beater={beater}", **HTMX)
+        .content.decode()
+    )
+    assert "then play a second card" in html
+    assert f'value="{beater}-' in html and "Cancel" in html
+
+
+def test_spectators_see_the_table_without_buttons(client, game):
+    html = client.get(reverse("game:table", args=[game.pk])).content.decode()
+    assert "You are watching." in html or "Waiting" not in html
+    assert 'name="move"' not in html
+
+
+def test_resign_and_rematch_through_the_pages(client, game, alice, bob):
+    client_for(client, alice)
+    client.post(reverse("game:action", args=[game.pk, "resign"]), **HTMX)
+    game.refresh_from_db()
+    assert game.reason == Game.Reason.RESIGNATION and game.winner == 1
+    response = client.post(reverse("game:rematch", args=[game.pk]))
+    rematch = Game.objects.get(rematch_of=game)
+    assert response.url == reverse("game:table", args=[rematch.pk])
+
+
+def test_playing_the_computer_it_answers_each_turn(client, alice, inline_replies):
+    client_for(client, alice)
+    client.post(reverse("game:computer_create"), {"trump": "C", "deck": 24, "level": "beginner"})
+    game = Game.objects.get()
+    assert game.ai_level == "beginner"
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        history = replay(game)
+        if history.position.to_move == 1:  # the computer started: it answers on its own
+            services.game_play_computer_move(game_id=game.pk)
+            continue
+        turn = {"move": str(history.legal_moves()[0]), "ply": history.ply}
+        client.post(reverse("game:move", args=[game.pk]), turn, **HTMX)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+def test_the_search_pool_answers_a_legal_turn():
+    position = engine.position_to_json(engine.deal(1, (engine.Suit.S, engine.Suit.H)))
+    move = computer.choose_in_pool(position, "easy")
+    assert move in engine.legal_moves(position)
