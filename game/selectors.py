@@ -145,7 +145,11 @@ def table_for(game: Game, user: object, beater: str | None = None) -> Table:
         except engine.EngineError:
             card = None
         if card is not None:
-            followers = [m.second for m in position.legal_moves() if m.card == card and m.second]
+            followers = [
+                m.second
+                for m in position.legal_moves()
+                if m.card == card and m.second is not None
+            ]
             if followers:
                 picked = card
                 seconds = tuple(

@@ -120,6 +120,11 @@ class Card(int):
     def mask(self) -> int:
         return 1 << self
 
+    def __bool__(self) -> bool:
+        # Every card is something, the six of spades (index 0) included: ``if card:`` must
+        # not read it as missing.
+        return True
+
     def __str__(self) -> str:
         return CARD_NAMES[self]
 

@@ -70,3 +70,8 @@ def test_cardset_is_immutable_and_rejects_duplicates():
         hand.mask = 0  # type: ignore[misc]
     with pytest.raises(NotationError, match="written twice"):
         CardSet.parse("6S 6s")
+
+
+def test_every_card_is_truthy_even_the_six_of_spades_at_index_0():
+    assert Card.parse("6S") == 0
+    assert all(bool(card) for card in CARDS)
