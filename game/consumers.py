@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from game.forms import JoinForm
 from game.models import Game
 from game.selectors import open_seeks, table_for
 from game.services import LOBBY_GROUP, game_group
@@ -44,9 +45,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     def _render(self) -> str:
         game = Game.objects.select_related("seat0", "seat1").get(pk=self.game_id)
         table = table_for(game, self.scope.get("user"))
-        html = render_to_string(
-            "game/_table.html", {"table": table, "user": self.scope.get("user")}
-        )
+        context = {"table": table, "user": self.scope.get("user"), "join_form": JoinForm()}
+        html = render_to_string("game/_table.html", context)
         return html.replace('id="table"', 'id="table" hx-swap-oob="outerHTML"', 1)
 
 

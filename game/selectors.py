@@ -146,9 +146,7 @@ def table_for(game: Game, user: object, beater: str | None = None) -> Table:
             card = None
         if card is not None:
             followers = [
-                m.second
-                for m in position.legal_moves()
-                if m.card == card and m.second is not None
+                m.second for m in position.legal_moves() if m.card == card and m.second is not None
             ]
             if followers:
                 picked = card

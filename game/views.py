@@ -96,10 +96,19 @@ def seek_join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise GameError(_("Choose your trump suit."))
-        services.game_join(game_id=pk, user=request.user, trump=form.cleaned_data["trump"])
+        game = services.game_join(game_id=pk, user=request.user, trump=form.cleaned_data["trump"])
     except GameError as error:
-        messages.error(request, str(error))
-    return redirect("game:table", pk)
+        return _answer(request, pk, str(error))
+    return _go(request, game.get_absolute_url())
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Send the browser to ``url``: a redirect, or for htmx its ``HX-Redirect`` header."""
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
 
 
 def invite(request: HttpRequest, token: str) -> HttpResponse:
@@ -122,7 +131,7 @@ def _answer(request: HttpRequest, pk: int, error: str | None = None) -> HttpResp
             messages.error(request, error)
         return redirect("game:table", pk)
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
-    context = {"table": table_for(game, request.user), "error": error}
+    context = {"table": table_for(game, request.user), "error": error, "join_form": JoinForm()}
     return render(request, "game/_table.html", context)
 
 
@@ -175,8 +184,4 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
         return _answer(request, pk, str(error))
     if game.against_computer:
         schedule_reply(game.pk)
-    response = redirect("game:table", game.pk)
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = game.get_absolute_url()
-    return response
+    return _go(request, game.get_absolute_url())

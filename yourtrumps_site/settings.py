@@ -205,9 +205,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Passwords -------------------------------------------------------------------------------
 
-# The computer's replies: a pause before each (seconds) so a person can follow, and the
-# processes its searches run in.
-COMPUTER_PAUSE = 0.6
+# The computer's replies: a pause before each (``COMPUTER_PAUSE_MS``, default 600 ms) so a
+# person can follow, and the processes its searches run in.
+COMPUTER_PAUSE = env_int("COMPUTER_PAUSE_MS", 600) / 1000
 COMPUTER_WORKERS = 1
 
 LOGIN_URL = "accounts:login"

@@ -5,6 +5,8 @@ own (`pytest -m e2e`), since pytest-playwright and pytest-asyncio break each oth
 Without /usr/bin/chromium (`apt-get install chromium`) they are skipped.
 """
 
+import multiprocessing
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 E2E_DIR = Path(__file__).resolve().parent
+
+# The live server (Daphne, for websockets) runs in a child process. Forked, it would inherit
+# Playwright's threads mid-flight and hang; spawned, it starts clean and reads its settings
+# afresh, so the computer's pause is set through the environment: short, for quick games.
+multiprocessing.set_start_method("spawn", force=True)
+os.environ["COMPUTER_PAUSE_MS"] = "50"
 ARTIFACTS = E2E_DIR.parent.parent / "test-artifacts"
 
 
