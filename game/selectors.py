@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from game import engine
 from game.models import Game
@@ -124,7 +125,13 @@ def table_for(game: Game, user: object, beater: str | None = None) -> Table:
         return Table(game, viewer)
     history = replay(game)
     position = history.position
-    clocks = (game.clock0_ms, game.clock1_ms)
+    clocks = [game.clock0_ms, game.clock1_ms]
+    mover = position.to_move
+    running = clocks[mover]
+    if running is not None and game.status == Game.Status.ACTIVE and game.turn_started_at:
+        # The mover's clock has been running since their turn began.
+        elapsed = (timezone.now() - game.turn_started_at).total_seconds() * 1000
+        clocks[mover] = max(0, int(running - elapsed))
 
     def seat(index: int) -> Seat:
         return Seat(

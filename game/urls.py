@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", views.seek_join, name="join"),
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:pk>/claim-timeout/", views.claim_timeout, name="claim_timeout"),
     path("games/<int:pk>/<slug:name>/", views.action, name="action"),
     path("invite/<str:token>/", views.invite, name="invite"),
 ]

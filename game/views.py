@@ -177,6 +177,13 @@ def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
 
 
 @require_POST
+def claim_timeout(request: HttpRequest, pk: int) -> HttpResponse:
+    """A browser saw the running clock reach zero: the server judges (anyone may ask)."""
+    services.game_claim_timeout(game_id=pk)
+    return _answer(request, pk)
+
+
+@require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         game = services.game_rematch(game_id=pk, user=request.user)

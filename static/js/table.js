@@ -29,6 +29,35 @@
     }
   });
 
+  // The running clock counts down between the server's updates; when it reaches zero, the page
+  // asks the server to judge the time-out (the server keeps the clocks and decides).
+  let claimed = null;
+  function tick() {
+    const table = document.getElementById("table");
+    const clock = document.querySelector("#table .clock--running");
+    if (!table || !clock) return;
+    const key = table.dataset.version;
+    if (clock.dataset.key !== key) {
+      clock.dataset.key = key;
+      clock.dataset.started = String(Date.now());
+    }
+    const left = Number(clock.dataset.ms) - (Date.now() - Number(clock.dataset.started));
+    clock.textContent = format(left);
+    if (left <= 0 && claimed !== key && table.dataset.claim) {
+      claimed = key;
+      htmx.ajax("POST", table.dataset.claim, { target: "#table", swap: "outerHTML" });
+    }
+  }
+
+  function format(ms) {
+    const clamped = Math.max(0, ms);
+    if (clamped < 10000) return "0:" + (clamped / 1000).toFixed(1).padStart(4, "0");
+    const seconds = Math.floor(clamped / 1000);
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+
+  setInterval(tick, 100);
+
   // Browser tests wait for the socket before acting.
   document.addEventListener("htmx:wsOpen", function () {
     document.body.dataset.ws = "open";

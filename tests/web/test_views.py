@@ -1,5 +1,7 @@
 """Pages and htmx partials: signing up, the lobby, the table, moves and actions."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -172,3 +174,23 @@ def test_the_search_pool_answers_a_legal_turn():
     position = engine.position_to_json(engine.deal(1, (engine.Suit.S, engine.Suit.H)))
     move = computer.choose_in_pool(position, "easy")
     assert move in engine.legal_moves(position)
+
+
+def test_a_page_that_saw_the_clock_run_out_has_the_server_judge_it(client, alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    html = client.get(reverse("game:table", args=[game.pk])).content.decode()
+    assert f'data-claim="{reverse("game:claim_timeout", args=[game.pk])}"' in html
+    assert "clock--running" in html
+    client.post(reverse("game:claim_timeout", args=[game.pk]), **HTMX)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE  # time is left: nothing happens
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(seconds=61)
+    )
+    response = client.post(reverse("game:claim_timeout", args=[game.pk]), **HTMX)
+    game.refresh_from_db()
+    assert game.reason == Game.Reason.TIMEOUT
+    assert (
+        "Time ran out" in response.content.decode() or "time ran out" in response.content.decode()
+    )
