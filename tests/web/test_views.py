@@ -192,3 +192,16 @@ def test_a_page_that_saw_the_clock_run_out_has_the_server_judge_it(client, alice
     game.refresh_from_db()
     assert game.reason == Game.Reason.TIMEOUT
     assert "Time ran out" in response.content.decode()  # the result, and why
+
+
+def test_a_private_game_stays_out_of_the_lobby_and_its_link_opens_it(client, alice, bob):
+    private = services.game_create_seek(user=alice, trump="S", private=True)
+    assert "alice" not in client.get(reverse("game:lobby")).content.decode()
+    page = client_for(client, alice).get(reverse("game:table", args=[private.pk])).content.decode()
+    link = reverse("game:invite", args=[private.invite_token])
+    assert link in page  # the creator sees the link to share
+    client_for(client, bob)
+    assert client.get(link).url == reverse("game:table", args=[private.pk])
+    client.post(reverse("game:join", args=[private.pk]), {"trump": "C"}, **HTMX)
+    private.refresh_from_db()
+    assert private.status == Game.Status.ACTIVE and private.seat1 == bob
