@@ -32,6 +32,17 @@ class TableForm(forms.Form):
         label=_("Time control (minutes + seconds a turn)"), choices=CLOCKS, required=False
     )
 
+    def table_settings(self) -> dict[str, object]:
+        """The cleaned settings, as the services' keyword arguments."""
+        data = self.cleaned_data
+        return {
+            "trump": data["trump"],
+            "deck": data["deck"],
+            "must_beat": data["must_beat"],
+            "sixes_to_owner": data["sixes_to_owner"],
+            "time_control": self.time_control(),
+        }
+
     def time_control(self) -> tuple[int, int] | None:
         value = self.cleaned_data.get("clock")
         if not value:

@@ -110,6 +110,28 @@ def _start(game: Game, now: datetime) -> None:
         game.clock0_ms = game.clock1_ms = game.clock_initial * 1000
 
 
+def _new_game(
+    user: object,
+    trump: str,
+    deck: int,
+    must_beat: bool,
+    sixes_to_owner: bool,
+    time_control: tuple[int, int] | None,
+) -> Game:
+    """An unsaved game with its creator in seat 0, the table's settings checked."""
+    _rules(deck, must_beat, sixes_to_owner)
+    initial, increment = _clock(time_control)
+    return Game(
+        seat0=user,
+        trump0=_suit(trump),
+        deck=deck,
+        must_beat=must_beat,
+        sixes_to_owner=sixes_to_owner,
+        clock_initial=initial,
+        clock_increment=increment,
+    )
+
+
 @transaction.atomic
 def game_create_seek(
     *,
@@ -122,18 +144,8 @@ def game_create_seek(
     private: bool = False,
 ) -> Game:
     """An open seek (or a private game waiting for its invitee) in seat 0."""
-    _rules(deck, must_beat, sixes_to_owner)
-    initial, increment = _clock(time_control)
-    game = Game(
-        seat0=user,
-        trump0=_suit(trump),
-        deck=deck,
-        must_beat=must_beat,
-        sixes_to_owner=sixes_to_owner,
-        clock_initial=initial,
-        clock_increment=increment,
-        private=private,
-    )
+    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
+    game.private = private
     game.save()
     if not private:
         _announce_lobby()
@@ -199,18 +211,8 @@ def game_create_vs_computer(
     """A game against the computer, dealt at once; the computer takes another trump."""
     if level not in ai.LEVELS:
         raise GameError(_("Choose a level: %(levels)s.") % {"levels": ", ".join(ai.LEVELS)})
-    _rules(deck, must_beat, sixes_to_owner)
-    initial, increment = _clock(time_control)
-    game = Game(
-        seat0=user,
-        ai_level=level,
-        trump0=_suit(trump),
-        deck=deck,
-        must_beat=must_beat,
-        sixes_to_owner=sixes_to_owner,
-        clock_initial=initial,
-        clock_increment=increment,
-    )
+    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
+    game.ai_level = level
     others = [s.letter for s in engine.Suit if s.letter != game.trump0]
     game.trump1 = random.Random(game.seed).choice(others)
     _start(game, timezone.now())

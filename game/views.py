@@ -51,13 +51,7 @@ def seek_create(request: HttpRequest) -> HttpResponse:
         return redirect("game:lobby")
     try:
         game = services.game_create_seek(
-            user=request.user,
-            trump=form.cleaned_data["trump"],
-            deck=form.cleaned_data["deck"],
-            must_beat=form.cleaned_data["must_beat"],
-            sixes_to_owner=form.cleaned_data["sixes_to_owner"],
-            time_control=form.time_control(),
-            private=form.cleaned_data["private"],
+            user=request.user, private=form.cleaned_data["private"], **form.table_settings()
         )
     except GameError as error:
         messages.error(request, str(error))
@@ -74,13 +68,7 @@ def computer_create(request: HttpRequest) -> HttpResponse:
         return redirect("game:lobby")
     try:
         game = services.game_create_vs_computer(
-            user=request.user,
-            level=form.cleaned_data["level"],
-            trump=form.cleaned_data["trump"],
-            deck=form.cleaned_data["deck"],
-            must_beat=form.cleaned_data["must_beat"],
-            sixes_to_owner=form.cleaned_data["sixes_to_owner"],
-            time_control=form.time_control(),
+            user=request.user, level=form.cleaned_data["level"], **form.table_settings()
         )
     except GameError as error:
         messages.error(request, str(error))

@@ -5,7 +5,6 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 
@@ -15,21 +14,6 @@ from game.selectors import replay
 from game.services import GameError
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice():
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
-def carol():
-    return get_user_model().objects.create_user("carol", password="pw-carol-123")
 
 
 @pytest.fixture

@@ -15,16 +15,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def alice():
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def game(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S")
     return services.game_join(game_id=seek.pk, user=bob, trump="H")
