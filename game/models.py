@@ -47,6 +47,7 @@ class Game(models.Model):
         TIMEOUT = "timeout", _("time ran out")
         AGREEMENT = "agreement", _("draw agreed")
         MODERATOR = "moderator", _("a moderator's decision")
+        ABANDONED = "abandoned", _("the opponent left the game")
         ABORTED = "aborted", _("aborted before both had played")
         CANCELLED = "cancelled", _("seek cancelled")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -40,6 +41,18 @@ def player_record(user: object) -> dict[str, int]:
     draws = finished.filter(winner__isnull=True).count()
     played = finished.count()
     return {"played": played, "wins": wins, "draws": draws, "losses": played - wins - draws}
+
+
+#: In an untimed game, how long the player to move may be silent before the other may claim
+#: the game: someone who leaves does not block their opponent.
+ABANDON_AFTER = timedelta(minutes=5)
+
+
+def abandoned(game: Game) -> bool:
+    """Whether the player to move in an untimed game has been silent past :data:`ABANDON_AFTER`."""
+    if game.status != Game.Status.ACTIVE or game.is_timed or game.turn_started_at is None:
+        return False
+    return timezone.now() - game.turn_started_at > ABANDON_AFTER
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,28 @@ class Table:
     @property
     def ply(self) -> int:
         return self.history.ply if self.history is not None else 0
+
+    @property
+    def waiting_on_opponent(self) -> bool:
+        return (
+            self.viewer is not None
+            and self.game.status == Game.Status.ACTIVE
+            and self.position.to_move != self.viewer
+        )
+
+    @property
+    def may_claim_abandoned(self) -> bool:
+        """The viewer waits in an untimed game for an opponent gone silent too long."""
+        return self.waiting_on_opponent and abandoned(self.game)
+
+    @property
+    def claim_possible_in(self) -> int | None:
+        """Seconds until the viewer may claim an untimed game from a silent opponent."""
+        game = self.game
+        if not self.waiting_on_opponent or game.is_timed or game.turn_started_at is None:
+            return None
+        left = (game.turn_started_at + ABANDON_AFTER - timezone.now()).total_seconds()
+        return max(1, int(left) + 1) if left > 0 else None
 
     @property
     def my_turn(self) -> bool:

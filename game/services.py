@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from game import ai, engine
 from game.models import Game, Move
-from game.selectors import replay, start_position
+from game.selectors import abandoned, replay, start_position
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
 TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -403,6 +403,20 @@ def game_claim_timeout(*, game_id: int) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status == Game.Status.ACTIVE:
         _flag(game, replay(game).position.to_move, timezone.now())
+    return game
+
+
+@transaction.atomic
+def game_claim_abandoned(*, game_id: int, user: object) -> Game:
+    """The waiting player wins an untimed game whose opponent has gone silent."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    seat = _player_seat(game, user)
+    if replay(game).position.to_move == seat:
+        raise GameError(_("It is your turn: the game waits for you, not for your opponent."))
+    if not abandoned(game):
+        raise GameError(_("Your opponent may still be thinking: wait a little longer."))
+    _finish(game, timezone.now(), Game.Reason.ABANDONED, seat)
+    _save(game, _END_FIELDS)
     return game
 
 

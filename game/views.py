@@ -149,6 +149,7 @@ ACTIONS = {
     "offer-draw": services.game_offer_draw,
     "decline-draw": services.game_decline_draw,
     "cancel": services.game_cancel_seek,
+    "claim-abandoned": services.game_claim_abandoned,
 }
 
 

@@ -264,3 +264,17 @@ def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_c
     assert callbacks
     message = async_to_sync(layer.receive)(channel)
     assert message == {"type": "game.changed", "version": result.game.version}
+
+
+def test_a_silent_opponent_in_an_untimed_game_can_be_claimed_against(game, alice, bob):
+    waiting = bob if mover(game, alice, bob) == alice else alice
+    with pytest.raises(GameError, match="still be thinking"):
+        services.game_claim_abandoned(game_id=game.pk, user=waiting)
+    with pytest.raises(GameError, match="your turn"):
+        services.game_claim_abandoned(game_id=game.pk, user=mover(game, alice, bob))
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(minutes=6)
+    )
+    claimed = services.game_claim_abandoned(game_id=game.pk, user=waiting)
+    assert (claimed.status, claimed.reason) == (Game.Status.FINISHED, Game.Reason.ABANDONED)
+    assert claimed.winner == game.seat_of(waiting)

@@ -195,3 +195,20 @@ def test_a_private_game_stays_out_of_the_lobby_and_its_link_opens_it(client, ali
     client.post(reverse("game:join", args=[private.pk]), {"trump": "C"}, **HTMX)
     private.refresh_from_db()
     assert private.status == Game.Status.ACTIVE and private.seat1 == bob
+
+
+def test_the_waiting_player_is_offered_the_claim_when_the_opponent_goes_silent(
+    client, game, alice, bob
+):
+    waiting = bob if replay(game).position.to_move == 0 else alice
+    client_for(client, waiting)
+    html = client.get(reverse("game:table", args=[game.pk])).content.decode()
+    assert "Claim the game" not in html and 'hx-trigger="load delay:' in html  # it re-checks
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(minutes=6)
+    )
+    html = client.get(reverse("game:table", args=[game.pk])).content.decode()
+    assert "Claim the game" in html
+    client.post(reverse("game:action", args=[game.pk, "claim-abandoned"]), **HTMX)
+    game.refresh_from_db()
+    assert game.reason == Game.Reason.ABANDONED
