@@ -12,6 +12,7 @@ import logging
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
 from django.conf import settings
@@ -29,7 +30,11 @@ def _search_pool() -> ProcessPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=settings.COMPUTER_WORKERS)
+            # Spawned, not forked: the web process runs threads (the event loop's among them),
+            # and a fork could copy a lock some thread holds. The workers need only the engine.
+            _pool = ProcessPoolExecutor(
+                max_workers=settings.COMPUTER_WORKERS, mp_context=get_context("spawn")
+            )
         return _pool
 
 
