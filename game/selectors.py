@@ -34,6 +34,16 @@ def recent_games(user: object, limit: int = 20) -> QuerySet[Game]:
     )
 
 
+def games_in_play(user: object) -> QuerySet[Game]:
+    """A player's games still going or still waiting for an opponent, newest first."""
+    return (
+        Game.objects.filter(Q(seat0=user) | Q(seat1=user))
+        .filter(status__in=(Game.Status.ACTIVE, Game.Status.SEEKING))
+        .select_related("seat0", "seat1")
+        .order_by("-created_at")
+    )
+
+
 def player_record(user: object) -> dict[str, int]:
     """Finished games, and the player's wins, draws and losses in them."""
     finished = Game.objects.filter(Q(seat0=user) | Q(seat1=user), status=Game.Status.FINISHED)

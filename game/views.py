@@ -16,7 +16,7 @@ from game import services
 from game.computer import schedule_reply
 from game.forms import ComputerForm, JoinForm, SeekForm
 from game.models import Game
-from game.selectors import open_seeks, table_for
+from game.selectors import games_in_play, open_seeks, table_for
 from game.services import GameError
 
 
@@ -31,6 +31,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "game/lobby.html",
         {
             "seeks": open_seeks(),
+            "mine": games_in_play(request.user) if request.user.is_authenticated else (),
             "seek_form": SeekForm(),
             "computer_form": ComputerForm(),
             "join_form": JoinForm(),

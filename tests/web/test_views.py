@@ -212,3 +212,8 @@ def test_the_waiting_player_is_offered_the_claim_when_the_opponent_goes_silent(
     client.post(reverse("game:action", args=[game.pk, "claim-abandoned"]), **HTMX)
     game.refresh_from_db()
     assert game.reason == Game.Reason.ABANDONED
+
+
+def test_the_lobby_lists_a_players_games_in_play(client, game, alice):
+    html = client_for(client, alice).get(reverse("game:lobby")).content.decode()
+    assert "Your games" in html and reverse("game:table", args=[game.pk]) in html
