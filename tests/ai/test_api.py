@@ -54,3 +54,12 @@ def test_a_whole_game_between_levels_ends():
         move = ai.choose_move(position_to_json(game.position), level)
         game.play(move)
     assert game.outcome.result in ("win", "draw")
+
+
+def test_the_proving_benchmark_runs_and_reports_each_method(capsys):
+    from game.ai import bench
+
+    bench.main(["--seconds", "0.2", "--positions", "3", "--sizes", "5,12"])
+    out = capsys.readouterr().out
+    assert "(by the solver / a proof / the search)" in out
+    assert "largest size whose median position is proven" in out
