@@ -7,7 +7,6 @@ app_name = "game"
 urlpatterns = [
     path("", views.home, name="home"),
     path("play/", views.lobby, name="lobby"),
-    path("play/seeks/", views.seeks_partial, name="seeks"),
     path("play/seek/", views.seek_create, name="seek_create"),
     path("play/computer/", views.computer_create, name="computer_create"),
     path("games/<int:pk>/", views.table, name="table"),

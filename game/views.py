@@ -5,6 +5,8 @@ An htmx request gets the table partial back; a refused move comes back as a
 message in that partial, never as an error page.
 """
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from game import services
 from game.computer import schedule_reply
-from game.forms import ComputerForm, JoinForm, SeekForm
+from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
 from game.models import Game
 from game.selectors import games_in_play, open_seeks, table_for
 from game.services import GameError
@@ -39,43 +41,45 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
-def seeks_partial(request: HttpRequest) -> HttpResponse:
-    return render(request, "game/_seeks.html", {"seeks": open_seeks(), "join_form": JoinForm()})
+def _create_game(
+    request: HttpRequest, form: TableForm, create: Callable[[TableForm], Game]
+) -> HttpResponse:
+    """Check a new game's form, create the game with ``create``, and go to its table."""
+    if not form.is_valid():
+        messages.error(request, _("Please check the game's settings."))
+        return redirect("game:lobby")
+    try:
+        game = create(form)
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect("game:lobby")
+    return redirect("game:table", game.pk)
 
 
 @login_required
 @require_POST
 def seek_create(request: HttpRequest) -> HttpResponse:
-    form = SeekForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Please check the game's settings."))
-        return redirect("game:lobby")
-    try:
-        game = services.game_create_seek(
-            user=request.user, private=form.cleaned_data["private"], **form.table_settings()
+    def create(form: TableForm) -> Game:
+        private = form.cleaned_data["private"]
+        return services.game_create_seek(
+            user=request.user, private=private, **form.table_settings()
         )
-    except GameError as error:
-        messages.error(request, str(error))
-        return redirect("game:lobby")
-    return redirect("game:table", game.pk)
+
+    return _create_game(request, SeekForm(request.POST), create)
 
 
 @login_required
 @require_POST
 def computer_create(request: HttpRequest) -> HttpResponse:
-    form = ComputerForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Please check the game's settings."))
-        return redirect("game:lobby")
-    try:
+    def create(form: TableForm) -> Game:
+        level = form.cleaned_data["level"]
         game = services.game_create_vs_computer(
-            user=request.user, level=form.cleaned_data["level"], **form.table_settings()
+            user=request.user, level=level, **form.table_settings()
         )
-    except GameError as error:
-        messages.error(request, str(error))
-        return redirect("game:lobby")
-    schedule_reply(game.pk)  # the computer may be the one to start
-    return redirect("game:table", game.pk)
+        schedule_reply(game.pk)  # the computer may be the one to start
+        return game
+
+    return _create_game(request, ComputerForm(request.POST), create)
 
 
 @login_required
