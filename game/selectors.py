@@ -191,23 +191,16 @@ def table_for(game: Game, user: object, beater: str | None = None) -> Table:
     bottom = 0 if viewer is None else viewer
     picked: engine.Card | None = None
     seconds: tuple[engine.Card, ...] = ()
-    if beater and viewer is not None and game.status == Game.Status.ACTIVE:
+    if beater and viewer == mover and game.status == Game.Status.ACTIVE:
         try:
             card = engine.Card.parse(beater)
         except engine.EngineError:
             card = None
-        if card is not None:
-            followers = [
-                m.second for m in position.legal_moves() if m.card == card and m.second is not None
-            ]
-            if followers:
-                picked = card
-                seconds = tuple(
-                    sorted(
-                        (c for c in followers if c is not None),
-                        key=lambda c: (c.suit == position.trumps[viewer], c.suit, c.rank),
-                    )
-                )
+        followers = {m.second for m in position.legal_moves() if m.card == card}
+        followers.discard(None)
+        if followers:
+            picked = card
+            seconds = tuple(c for c in _sorted_hand(position, mover) if c in followers)
     return Table(game, viewer, history, seat(bottom), seat(1 - bottom), picked, seconds)
 
 
