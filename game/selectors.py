@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -157,7 +157,7 @@ class Table:
         return {m.card for m in self._legal() if m.card is not None}
 
 
-def _sorted_hand(position: engine.Position, seat: int) -> list[engine.Card]:
+def sorted_hand(position: engine.Position, seat: int) -> list[engine.Card]:
     """A hand ordered by suit, the holder's trumps last, then by rank."""
     trump = position.trumps[seat]
     return sorted(position.hand(seat), key=lambda c: (c.suit == trump, c.suit, c.rank))
@@ -183,7 +183,7 @@ def table_for(game: Game, user: object, beater: str | None = None) -> Table:
             index=index,
             name=game.seat_name(index),
             trump=position.trumps[index],
-            hand=_sorted_hand(position, index),
+            hand=sorted_hand(position, index),
             clock_ms=clocks[index],
             to_move=game.status == Game.Status.ACTIVE and position.to_move == index,
         )
@@ -200,7 +200,7 @@ def table_for(game: Game, user: object, beater: str | None = None) -> Table:
         followers.discard(None)
         if followers:
             picked = card
-            seconds = tuple(c for c in _sorted_hand(position, mover) if c in followers)
+            seconds = tuple(c for c in sorted_hand(position, mover) if c in followers)
     return Table(game, viewer, history, seat(bottom), seat(1 - bottom), picked, seconds)
 
 
@@ -211,3 +211,52 @@ def open_seeks() -> QuerySet[Game]:
         .select_related("seat0")
         .order_by("created_at")
     )
+
+
+def archive(
+    *,
+    player: str | None = None,
+    result: str | None = None,
+    reason: str | None = None,
+    opponent: str | None = None,
+    deck: int | None = None,
+    must_beat: bool | None = None,
+    sixes_to_owner: bool | None = None,
+    since: date | None = None,
+    until: date | None = None,
+) -> QuerySet[Game]:
+    """Finished games, newest first, narrowed by whichever filters are given.
+
+    ``result`` (win / draw / loss) is the named ``player``'s; a draw needs no
+    player. ``opponent`` is ``"person"``, ``"computer"`` or a computer level.
+    """
+    games = Game.objects.filter(status=Game.Status.FINISHED).select_related("seat0", "seat1")
+    if player:
+        in_seat0 = Q(seat0__username__iexact=player)
+        in_seat1 = Q(seat1__username__iexact=player, ai_level="")
+        games = games.filter(in_seat0 | in_seat1)
+        if result == "win":
+            games = games.filter(Q(in_seat0, winner=0) | Q(in_seat1, winner=1))
+        elif result == "loss":
+            games = games.filter(Q(in_seat0, winner=1) | Q(in_seat1, winner=0))
+    if result == "draw":
+        games = games.filter(winner__isnull=True)
+    if reason:
+        games = games.filter(reason=reason)
+    if opponent == "person":
+        games = games.filter(ai_level="")
+    elif opponent == "computer":
+        games = games.exclude(ai_level="")
+    elif opponent:
+        games = games.filter(ai_level=opponent)
+    if deck:
+        games = games.filter(deck=deck)
+    if must_beat is not None:
+        games = games.filter(must_beat=must_beat)
+    if sixes_to_owner is not None:
+        games = games.filter(sixes_to_owner=sixes_to_owner)
+    if since:
+        games = games.filter(finished_at__date__gte=since)
+    if until:
+        games = games.filter(finished_at__date__lte=until)
+    return games.order_by("-finished_at", "-pk")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -20,8 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from game import ai, engine
-from game.models import Game, Move
+from game import ai, engine, records
+from game.models import Analysis, Game, ImportedGame, Move
 from game.selectors import abandoned, replay, start_position
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
@@ -451,3 +451,85 @@ def game_rematch(*, game_id: int, user: object) -> Game:
     rematch.save()
     _save(game, [])
     return rematch
+
+
+# --- Replays: imported records and the computer's analyses -----------------------------------
+
+#: An analysis that has not stored a step for this long is taken to have died with its process.
+ANALYSIS_STALE_AFTER = timedelta(minutes=2)
+
+
+def imported_game_create(*, text: str, user: object) -> ImportedGame:
+    """Store an uploaded record once the engine has checked every turn (raises RecordError)."""
+    records.parse(text)
+    uploader = user if getattr(user, "is_authenticated", False) else None
+    return ImportedGame.objects.create(text=text, uploaded_by=uploader)
+
+
+def analysis_request(
+    *, game_id: int | None = None, imported_id: int | None = None, seconds: float
+) -> tuple[Analysis, bool]:
+    """Queue the computer's review of a finished or imported game, once.
+
+    An analysis is kept for good; asking again restarts only a failed one or
+    one whose process died (silent past :data:`ANALYSIS_STALE_AFTER`), which
+    then resumes where it stopped. Returns the analysis and whether it was
+    queued now: then the caller starts the work (:mod:`game.analysis`).
+    """
+    with transaction.atomic():
+        if game_id is not None:
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if game.status == Game.Status.ACTIVE or game.status == Game.Status.SEEKING:
+                raise GameError(_("A game is analysed once it is over."))
+            analysis, created = Analysis.objects.get_or_create(
+                game=game, defaults={"seconds": seconds}
+            )
+        else:
+            imported = ImportedGame.objects.get(pk=imported_id)
+            analysis, created = Analysis.objects.get_or_create(
+                imported=imported, defaults={"seconds": seconds}
+            )
+        analysis = Analysis.objects.select_for_update().get(pk=analysis.pk)
+        stale = timezone.now() - analysis.updated_at > ANALYSIS_STALE_AFTER
+        if analysis.status == Analysis.Status.DONE or (analysis.running and not stale):
+            return analysis, created
+        analysis.status = Analysis.Status.QUEUED
+        analysis.error = ""
+        analysis.save(update_fields=["status", "error", "updated_at"])
+        return analysis, True
+
+
+def analysis_start(*, analysis_id: int, total: int) -> None:
+    Analysis.objects.filter(pk=analysis_id).update(
+        status=Analysis.Status.RUNNING, total=total, updated_at=timezone.now()
+    )
+
+
+def analysis_store_position(*, analysis_id: int, ply: int, review: dict[str, object]) -> None:
+    """Keep the review of the position before ``ply``; positions arrive in order."""
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
+        if ply != len(analysis.positions):
+            raise GameError(f"analysis {analysis_id}: position {ply} arrived out of order")
+        analysis.positions.append(review)
+        analysis.done += 1
+        analysis.save(update_fields=["positions", "done", "updated_at"])
+
+
+def analysis_store_only(
+    *, analysis_id: int, ply: int, only: bool | None, more_to_do: int = 0
+) -> None:
+    """Keep whether turn ``ply`` was the only one keeping its result; ``more_to_do`` adds steps."""
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
+        analysis.only[str(ply)] = only
+        analysis.done += 1
+        analysis.total += more_to_do
+        analysis.save(update_fields=["only", "done", "total", "updated_at"])
+
+
+def analysis_finish(*, analysis_id: int, error: str = "") -> None:
+    status = Analysis.Status.FAILED if error else Analysis.Status.DONE
+    Analysis.objects.filter(pk=analysis_id).update(
+        status=status, error=error, updated_at=timezone.now()
+    )

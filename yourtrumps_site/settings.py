@@ -209,6 +209,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # person can follow, and the processes its searches run in.
 COMPUTER_PAUSE = env_int("COMPUTER_PAUSE_MS", 600) / 1000
 COMPUTER_WORKERS = 1
+# Game analyses (replays): thinking time per position (``ANALYSIS_MS``), in their own pool so
+# that they never delay a computer's reply.
+ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 500) / 1000
+ANALYSIS_WORKERS = 1
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "game:lobby"

@@ -24,6 +24,7 @@ from typing import Any
 from game.engine import Position, position_from_json
 
 from .players import LEVELS, choose, deepest
+from .review import as_dict
 from .search import Key
 
 __all__ = ["LEVELS", "analyse", "choose_move"]
@@ -61,11 +62,4 @@ def analyse(
     ``best`` lists turns that keep the value (exact) or score best (not exact).
     """
     start = position_from_json(position)
-    found = deepest(start, _history(start, history), seconds)
-    return {
-        "value": found.value,
-        "best": [str(m) for m in found.best],
-        "exact": found.exact,
-        "depth": found.depth,
-        "method": found.method,
-    }
+    return as_dict(deepest(start, _history(start, history), seconds))

@@ -124,3 +124,7 @@ class LivePlayTests(ChannelsLiveServerTestCase):
         )
         expect(page.locator(".result p")).not_to_be_empty()  # why it ended
         page.screenshot(path=self.artifacts / "table-vs-computer-finished.png", full_page=True)
+        turns = ply(page)
+        page.get_by_role("link", name="Replay and analysis").click()  # the finished game's replay
+        page.wait_for_url("**/replay/")
+        expect(page.locator("#replay")).to_have_attribute("data-ply", str(turns))

@@ -1,0 +1,120 @@
+"""The archive of finished games, the replay viewer, game records and the computer's analysis.
+
+A step of the viewer is an htmx GET of the same URL with ``?ply=N``: the
+response is the replay partial, rendered from the engine replaying the log,
+and the browser's address follows (``hx-push-url``) so every ply can be shared.
+"""
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game import analysis, services
+from game.forms import ArchiveForm, RecordForm
+from game.models import Game, ImportedGame
+from game.replays import Replay, replay_of_game, replay_of_import
+from game.selectors import archive as archived_games
+from game.services import GameError
+
+GAMES_PER_PAGE = 25
+
+
+def archive(request: HttpRequest) -> HttpResponse:
+    form = ArchiveForm(request.GET or None)
+    games = archived_games(**form.filters()) if form.is_valid() else archived_games()
+    if form.is_bound and not form.is_valid():
+        games = games.none()
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"form": form, "page": page, "query": query.urlencode()}
+    template = "game/_archive.html" if request.htmx else "game/archive.html"
+    return render(request, template, context)
+
+
+def _ply(request: HttpRequest, replay: Replay) -> int:
+    """The ply asked for; the end of the game when absent or not a number."""
+    try:
+        return int(request.GET["ply"])
+    except (KeyError, ValueError):
+        return replay.last
+
+
+def _show(request: HttpRequest, replay: Replay) -> HttpResponse:
+    frame = replay.frame(_ply(request, replay))
+    context = {"replay": replay, "frame": frame}
+    template = "game/_replay.html" if request.htmx else "game/replay.html"
+    return render(request, template, context)
+
+
+def _finished(pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("seat0", "seat1"),
+        pk=pk,
+        status__in=(Game.Status.FINISHED, Game.Status.ABORTED),
+    )
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = Game.objects.filter(pk=pk).only("status").first()
+    if game is not None and game.status in (Game.Status.ACTIVE, Game.Status.SEEKING):
+        messages.info(request, _("This game is still in play: its replay opens when it is over."))
+        return redirect("game:table", pk)
+    return _show(request, replay_of_game(_finished(pk)))
+
+
+def imported(request: HttpRequest, pk: int) -> HttpResponse:
+    return _show(request, replay_of_import(get_object_or_404(ImportedGame, pk=pk)))
+
+
+def _download(replay: Replay, name: str) -> HttpResponse:
+    response = HttpResponse(replay.record.to_text(), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.txt"'
+    return response
+
+
+def record(request: HttpRequest, pk: int) -> HttpResponse:
+    return _download(replay_of_game(_finished(pk)), f"yourtrumps-{pk}")
+
+
+def imported_record(request: HttpRequest, pk: int) -> HttpResponse:
+    imported = get_object_or_404(ImportedGame, pk=pk)
+    return _download(replay_of_import(imported), f"yourtrumps-import-{pk}")
+
+
+def record_import(request: HttpRequest) -> HttpResponse:
+    form = RecordForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        imported = services.imported_game_create(text=form.cleaned_data["text"], user=request.user)
+        messages.success(request, _("The record is valid: here is the game."))
+        return redirect(imported)
+    return render(request, "game/import.html", {"form": form})
+
+
+def _analyse(request: HttpRequest, replay_url: str, **target: int) -> HttpResponse:
+    try:
+        found, queued = services.analysis_request(seconds=settings.ANALYSIS_SECONDS, **target)
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect(replay_url)
+    if queued:
+        analysis.start(found.pk)
+    ply = request.POST.get("ply", "")
+    return redirect(f"{replay_url}?ply={ply}" if ply.isdigit() else replay_url)
+
+
+@require_POST
+def analyse(request: HttpRequest, pk: int) -> HttpResponse:
+    _finished(pk)
+    return _analyse(request, reverse("game:replay", args=[pk]), game_id=pk)
+
+
+@require_POST
+def analyse_imported(request: HttpRequest, pk: int) -> HttpResponse:
+    imported = get_object_or_404(ImportedGame, pk=pk)
+    return _analyse(request, imported.get_absolute_url(), imported_id=pk)

@@ -1,0 +1,106 @@
+"""The replay viewer in a real browser: stepping with the keyboard, the slider and the move list.
+
+A finished, analysed game is stored first; a visitor (no account needed) opens its replay, steps
+with ← → Home End, jumps from the move list, shares a ply's URL, and browses the archive.
+Screenshots land in test-artifacts/.
+"""
+
+import threading
+from pathlib import Path
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, Page, expect
+
+from game import analysis, services
+from tests.games import finished_game
+
+STEP_TIMEOUT = 20_000  # ms: generous, for a busy machine
+
+
+def in_process(function, *args):
+    return function(*args)
+
+
+def shown_ply(page: Page) -> int:
+    return int(page.locator("#replay").get_attribute("data-ply") or -1)
+
+
+def wait_for_ply(page: Page, value: int) -> None:
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(value), timeout=STEP_TIMEOUT)
+
+
+class ReplayTests(ChannelsLiveServerTestCase):
+    serve_static = True
+
+    @pytest.fixture(autouse=True)
+    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
+        self.browser = browser
+        self.artifacts = artifacts_dir
+
+    def setUp(self) -> None:
+        super().setUp()
+        # The services tell the channel layer through async_to_sync, which refuses the thread
+        # where Playwright's event loop runs: store the game from a thread of its own.
+        worker = threading.Thread(target=self._store_an_analysed_game)
+        worker.start()
+        worker.join()
+        self.turns = self.game.moves.count()
+
+    def _store_an_analysed_game(self) -> None:
+        users = get_user_model().objects
+        self.game = finished_game(
+            users.create_user("alice", password="pw-alice-123"),
+            users.create_user("bob", password="pw-bob-123"),
+        )
+        found, _ = services.analysis_request(game_id=self.game.pk, seconds=0.05)
+        analysis.run(found.pk, runner=in_process)
+
+    def test_a_visitor_steps_through_a_replay_with_the_keyboard(self) -> None:
+        page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        url = f"{self.live_server_url}/games/{self.game.pk}/replay/"
+        page.goto(f"{url}?ply=0")
+        expect(page.get_by_role("heading", name="alice \u2013 bob")).to_be_visible()
+        assert shown_ply(page) == 0
+        page.screenshot(path=self.artifacts / "replay-deal.png", full_page=True)
+
+        for expected in (1, 2, 3):
+            page.keyboard.press("ArrowRight")
+            wait_for_ply(page, expected)
+            assert page.url.endswith(f"?ply={expected}")  # every step has its own address
+        page.keyboard.press("ArrowLeft")
+        wait_for_ply(page, 2)
+        expect(page.locator(".card--moved").first).to_be_visible()  # the turn just played
+        page.keyboard.press("End")
+        wait_for_ply(page, self.turns)
+        expect(page.locator("#replay")).to_contain_text("The game is over.")
+        expect(page.locator(".summary")).to_contain_text("Blunders by alice")
+        page.keyboard.press("Home")
+        wait_for_ply(page, 0)
+
+        # The move list jumps; the shared address opens the same position in a new visit.
+        page.locator(".move-log__list--replay a", has_text="10.").click()
+        wait_for_ply(page, 10)
+        expect(page.locator(".analysis")).to_contain_text("to move")
+        page.screenshot(path=self.artifacts / "replay-ply-10.png", full_page=True)
+        shared = page.url
+        other = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        other.goto(shared)
+        assert shown_ply(other) == 10
+
+        # The browser's Back button returns to the previous step.
+        page.go_back()
+        wait_for_ply(page, 0)
+
+    def test_the_archive_filters_and_links_to_replays(self) -> None:
+        page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(f"{self.live_server_url}/games/?player=alice&result=win")
+        expect(page.locator("#archive")).to_contain_text("alice \u2013 bob")
+        page.screenshot(path=self.artifacts / "archive.png", full_page=True)
+        page.select_option("#id_result", "loss")
+        expect(page.locator("#archive")).to_contain_text("No finished games match.")
+        page.select_option("#id_result", "win")
+        page.locator("#archive a", has_text=f"#{self.game.pk}").click()
+        page.wait_for_url(f"**/games/{self.game.pk}/replay/")
+        assert shown_ply(page) == self.turns

@@ -1,0 +1,38 @@
+"""Games played to their end through the services, for tests that need a finished game."""
+
+import random
+
+from game import services
+from game.models import Game
+from game.selectors import replay
+
+#: With this seed, :func:`play_to_the_end` turns a 24-card S/H deal of seed :data:`DEAL` into a
+#: 49-turn game that seat 0 wins: long enough to step through, short enough to analyse.
+DEAL = 20261130
+TURNS = 6
+
+
+def play_to_the_end(game: Game, players: tuple[object, object], seed: int = TURNS) -> Game:
+    """Play seeded random turns, beating or leading rather than taking, until the game ends."""
+    rng = random.Random(seed)
+    while game.status == Game.Status.ACTIVE:
+        history = replay(game)
+        moves = [m for m in history.legal_moves() if not m.is_take] or list(history.legal_moves())
+        services.game_play_move(
+            game_id=game.pk,
+            user=players[history.position.to_move],
+            notation=str(rng.choice(moves)),
+            expected_ply=history.ply,
+        )
+        game.refresh_from_db()
+    return game
+
+
+def finished_game(
+    seat0: object, seat1: object, time_control: tuple[int, int] | None = (3, 2)
+) -> Game:
+    """A timed 24-card game between two people, dealt from :data:`DEAL` and played out."""
+    seek = services.game_create_seek(user=seat0, trump="S", deck=24, time_control=time_control)
+    Game.objects.filter(pk=seek.pk).update(seed=DEAL)
+    game = services.game_join(game_id=seek.pk, user=seat1, trump="H")
+    return play_to_the_end(game, (seat0, seat1))

@@ -1,0 +1,261 @@
+"""Replays: the viewer shows the engine's positions, records round-trip, analyses are kept."""
+
+import html
+import re
+import time
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from game import analysis, engine, records, services
+from game.models import Analysis, ImportedGame
+from game.replays import replay_of_game
+from game.selectors import replay
+from game.templatetags.cards import face
+from tests.games import DEAL, finished_game
+
+pytestmark = pytest.mark.django_db
+
+SEED = DEAL
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def finished(alice, bob):
+    """A timed game between alice and bob, played to the end by the rules."""
+    return finished_game(alice, bob)
+
+
+def hands_shown(html):
+    """The card names in each hand of a rendered table, by hand label."""
+    hands = re.findall(r'<ul class="hand" aria-label="([^"]*)">(.*?)</ul>', html, re.S)
+    return {label: re.findall(r'aria-label="([^"]*)"', cards) for label, cards in hands}
+
+
+def names(cards):
+    return sorted(face(card)["name"] for card in cards)
+
+
+# -- the viewer ------------------------------------------------------------------------------
+
+
+def test_every_ply_shows_the_engines_position(client, finished):
+    played = [m.notation for m in finished.moves.order_by("ply")]
+    start = engine.deal(SEED, finished.trumps, finished.rules, first=finished.first_player)
+    engine_game = engine.Game(start)
+    url = reverse("game:replay", args=[finished.pk])
+    for ply in range(len(played) + 1):
+        if ply:
+            engine_game.play(played[ply - 1])
+        expected = engine_game.position
+        response = client.get(url, {"ply": ply}, **HX)
+        assert response.status_code == 200
+        frame = response.context["frame"]
+        assert frame.position == expected
+        shown = hands_shown(response.content.decode())
+        assert sorted(map(sorted, shown.values())) == sorted(
+            [names(expected.hand(0)), names(expected.hand(1))]
+        )
+        assert f"Turn {ply} of {len(played)}" in response.content.decode()
+
+
+def test_a_step_is_a_partial_and_the_page_a_whole_page(client, finished):
+    url = reverse("game:replay", args=[finished.pk])
+    page = client.get(url, {"ply": 3}).content.decode()
+    step = client.get(url, {"ply": 3}, **HX).content.decode()
+    assert "<html" in page and 'id="replay"' in page
+    assert "<html" not in step and step.lstrip().startswith('<div id="replay"')
+    assert f'hx-get="{url}?ply=4"' in step  # next
+    assert f'hx-get="{url}?ply=2"' in step  # previous
+
+
+def test_the_turn_just_played_is_highlighted(client, finished):
+    first = finished.moves.get(ply=0).notation
+    step = client.get(reverse("game:replay", args=[finished.pk]), {"ply": 1}, **HX)
+    moved = step.context["frame"].moved
+    if first == "take":
+        assert moved  # the taken cards, in the taker's hand
+    else:
+        assert moved == frozenset(engine.Move.parse(first).cards)
+    assert step.content.decode().count("card--moved") == len(moved)
+
+
+def test_a_bad_or_missing_ply_shows_the_end_and_out_of_range_is_clamped(client, finished):
+    url = reverse("game:replay", args=[finished.pk])
+    last = finished.moves.count()
+    assert client.get(url).context["frame"].ply == last
+    assert client.get(url, {"ply": "x"}).context["frame"].ply == last
+    assert client.get(url, {"ply": 10_000}).context["frame"].ply == last
+    assert client.get(url, {"ply": -4}).context["frame"].ply == 0
+
+
+def test_clocks_show_the_time_left_at_each_ply(finished):
+    spent = list(finished.moves.order_by("ply").values_list("player", "time_spent_ms"))
+    history = replay_of_game(finished)
+    left = [180_000, 180_000]
+    for ply, (player, ms) in enumerate(spent[:-1]):
+        left[player] += 2_000 - ms
+        frame = history.frame(ply + 1)
+        assert (frame.bottom.clock_ms, frame.top.clock_ms) == tuple(left)
+    end = history.frame(len(spent))
+    assert (end.bottom.clock_ms, end.top.clock_ms) == (finished.clock0_ms, finished.clock1_ms)
+
+
+def test_a_game_in_play_has_no_replay_yet(client, alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    response = client.get(reverse("game:replay", args=[game.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("game:table", args=[game.pk])
+    assert client.get(reverse("game:replay", args=[99_999])).status_code == 404
+
+
+def test_the_finished_table_links_to_its_replay(client, finished):
+    page = client.get(reverse("game:table", args=[finished.pk])).content.decode()
+    assert reverse("game:replay", args=[finished.pk]) in page
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+def test_export_then_import_gives_the_same_game(client, alice, finished):
+    text = client.get(reverse("game:record", args=[finished.pk]))
+    assert text["Content-Disposition"] == f'attachment; filename="yourtrumps-{finished.pk}.txt"'
+    body = text.content.decode()
+    assert "Player0: alice" in body and "Player1: bob" in body and f"Seed: {SEED}" in body
+
+    client.force_login(alice)
+    response = client.post(reverse("game:import"), {"text": body})
+    imported = ImportedGame.objects.get()
+    assert response["Location"] == reverse("game:imported", args=[imported.pk])
+    viewer = client.get(response["Location"])
+    played = [m.notation for m in finished.moves.order_by("ply")]
+    assert [turn for _, turn, _ in viewer.context["replay"].turns] == played
+    assert viewer.context["frame"].position == replay(finished).position
+    again = client.get(reverse("game:imported_record", args=[imported.pk])).content.decode()
+    assert records.parse(again).turns == records.parse(body).turns
+
+
+def test_a_record_can_be_uploaded_as_a_file(client, alice, finished):
+    body = client.get(reverse("game:record", args=[finished.pk])).content
+    client.force_login(alice)
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("game.txt", body, content_type="text/plain")
+    response = client.post(reverse("game:import"), {"file": upload})
+    assert response.status_code == 302
+    assert ImportedGame.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda lines, turns: [*lines[: turns + 2], "ZZ", *lines[turns + 3 :]], "Line {turn2}:"),
+        (lambda lines, turns: [*lines[:turns], "take", *lines[turns:]], "Line {turn0}:"),
+        (lambda lines, turns: ["Colour: red", *lines], "Line 1: unknown header 'Colour'"),
+        (lambda lines, turns: [x for x in lines if not x.startswith("Seed")], "no Seed line"),
+        (lambda lines, turns: [*lines, "take"], "the game was already over"),
+        (
+            lambda lines, turns: [x.replace("Trumps: S H", "Trumps: S S") for x in lines],
+            "must differ",
+        ),
+    ],
+)
+def test_a_malformed_record_is_refused_naming_the_line(client, finished, change, message):
+    body = client.get(reverse("game:record", args=[finished.pk])).content.decode()
+    lines = body.splitlines()
+    turns = lines.index("") + 1  # the first turn's index
+    text = "\n".join(change(lines, turns))
+    response = client.post(reverse("game:import"), {"text": text})
+    assert response.status_code == 200
+    expected = message.format(turn0=turns + 1, turn2=turns + 3)
+    assert expected in html.unescape(response.content.decode())
+    assert not ImportedGame.objects.exists()
+
+
+def test_an_empty_or_binary_upload_is_refused(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    assert "Paste a record" in client.post(reverse("game:import"), {"text": " "}).content.decode()
+    binary = SimpleUploadedFile("x.txt", b"\xff\xfe\x00bad", content_type="text/plain")
+    response = client.post(reverse("game:import"), {"file": binary})
+    assert "not UTF-8" in response.content.decode()
+
+
+# -- analysis --------------------------------------------------------------------------------
+
+
+def in_process(function, *args):
+    return function(*args)
+
+
+def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, finished, settings):
+    settings.ANALYSIS_SECONDS = 0.05
+    url = reverse("game:replay", args=[finished.pk])
+    page = client.get(url).content.decode()
+    assert "Ask the computer to analyse" in page
+
+    found, queued = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    assert queued
+    running = client.get(url, {"ply": 5}, **HX).content.decode()
+    assert "<progress" in running and 'hx-trigger="every 2s"' in running
+
+    analysis.run(found.pk, runner=in_process)
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.DONE
+    turns = finished.moves.count()
+    assert len(found.positions) == turns  # the game ended by the rules: its end needs no review
+    assert found.done == found.total
+    notes = replay_of_game(finished).notes
+    assert len(notes) == turns
+
+    step = client.get(url, {"ply": 1}, **HX).content.decode()
+    assert "<progress" not in step and "Blunders by alice" in step
+    review = found.positions[1]
+    assert "(proven)" in step if review["exact"] else "(estimate)" in step
+    for note in notes:
+        if note.blunder:
+            assert "mark--blunder" in client.get(url, {"ply": note.ply + 1}, **HX).content.decode()
+
+
+def test_analysis_is_asked_once_and_restarted_only_when_failed_or_stale(finished):
+    first, queued = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    again, queued_again = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    assert queued and not queued_again and again.pk == first.pk
+
+    services.analysis_finish(analysis_id=first.pk, error="boom")
+    _, retried = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    assert retried
+
+    Analysis.objects.filter(pk=first.pk).update(
+        status=Analysis.Status.RUNNING, updated_at=timezone.now() - timedelta(minutes=10)
+    )
+    _, resumed = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    assert resumed
+
+    services.analysis_finish(analysis_id=first.pk)
+    _, done_again = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    assert not done_again
+
+
+def test_a_game_in_play_cannot_be_analysed(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    with pytest.raises(services.GameError):
+        services.analysis_request(game_id=game.pk, seconds=0.05)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_asking_for_analysis_in_the_browser_starts_it_in_the_pool(client, finished, settings):
+    settings.ANALYSIS_SECONDS = 0.02
+    url = reverse("game:analyse", args=[finished.pk])
+    response = client.post(url, {"ply": "4"})
+    assert response["Location"] == reverse("game:replay", args=[finished.pk]) + "?ply=4"
+    found = Analysis.objects.get(game=finished)
+    deadline = timezone.now() + timedelta(seconds=90)
+    while found.running and timezone.now() < deadline:
+        time.sleep(0.1)
+        found.refresh_from_db()
+    assert found.status == Analysis.Status.DONE, found.error
