@@ -104,3 +104,22 @@ class ReplayTests(ChannelsLiveServerTestCase):
         page.locator("#archive a", has_text=f"#{self.game.pk}").click()
         page.wait_for_url(f"**/games/{self.game.pk}/replay/")
         assert shown_ply(page) == self.turns
+
+    def test_a_record_is_downloaded_and_imported_back(self) -> None:
+        page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        base = self.live_server_url
+        record = page.request.get(f"{base}/games/{self.game.pk}/replay/record.txt").text()
+        header, turns = record.split("\n\n", 1)
+        first_turn_line = header.count("\n") + 3  # the header's lines, the blank line, then turns
+
+        page.goto(f"{base}/games/import/")
+        page.fill("#id_text", header + "\n\nQQ\n" + turns)
+        page.get_by_role("button", name="Open in the viewer").click()
+        expect(page.locator(".notice--error")).to_contain_text(f"Line {first_turn_line}:")
+        page.screenshot(path=self.artifacts / "import-refused.png", full_page=True)
+
+        page.fill("#id_text", record)
+        page.get_by_role("button", name="Open in the viewer").click()
+        page.wait_for_url("**/records/*/")
+        assert shown_ply(page) == self.turns
+        expect(page.locator(".replay-head")).to_contain_text("Imported record")
