@@ -259,3 +259,112 @@ def test_asking_for_analysis_in_the_browser_starts_it_in_the_pool(client, finish
         time.sleep(0.1)
         found.refresh_from_db()
     assert found.status == Analysis.Status.DONE, found.error
+
+
+# -- the archive -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def archived(alice, bob, carol):
+    """Finished games of every kind, made directly: the archive only reads them."""
+    from game.models import Game
+
+    now = timezone.now()
+
+    def game(seat0, seat1=None, level="", winner=None, reason="empty_hand", deck=36, days=0, **kw):
+        return Game.objects.create(
+            seat0=seat0,
+            seat1=seat1,
+            ai_level=level,
+            trump0="S",
+            trump1="H",
+            deck=deck,
+            status=Game.Status.FINISHED,
+            winner=winner,
+            reason=reason,
+            finished_at=now - timedelta(days=days),
+            **kw,
+        )
+
+    return {
+        "alice_beats_bob": game(alice, bob, winner=0),
+        "bob_beats_alice": game(bob, alice, winner=0, deck=24, days=3),
+        "alice_draws_hard": game(alice, level="hard", reason="repetition", must_beat=True),
+        "carol_loses_to_easy": game(carol, level="easy", winner=1, reason="resignation", days=9),
+        "in_play": Game.objects.create(
+            seat0=alice, seat1=bob, trump0="S", trump1="H", status=Game.Status.ACTIVE
+        ),
+    }
+
+
+def shown(client, **query):
+    response = client.get(reverse("game:archive"), query)
+    assert response.status_code == 200
+    return {g.pk for g in response.context["page"].object_list}, response
+
+
+def test_the_archive_lists_finished_games_newest_first(client, archived):
+    response = client.get(reverse("game:archive"))
+    games = list(response.context["page"].object_list)
+    assert archived["in_play"] not in games
+    assert games[-1] == archived["carol_loses_to_easy"]  # the oldest
+    assert len(games) == 4
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ({"player": "alice"}, {"alice_beats_bob", "bob_beats_alice", "alice_draws_hard"}),
+        ({"player": "ALICE", "result": "win"}, {"alice_beats_bob"}),
+        ({"player": "alice", "result": "loss"}, {"bob_beats_alice"}),
+        ({"player": "alice", "result": "draw"}, {"alice_draws_hard"}),
+        ({"result": "draw"}, {"alice_draws_hard"}),
+        ({"player": "carol", "result": "loss"}, {"carol_loses_to_easy"}),
+        ({"reason": "resignation"}, {"carol_loses_to_easy"}),
+        ({"opponent": "person"}, {"alice_beats_bob", "bob_beats_alice"}),
+        ({"opponent": "computer"}, {"alice_draws_hard", "carol_loses_to_easy"}),
+        ({"opponent": "hard"}, {"alice_draws_hard"}),
+        ({"deck": "24"}, {"bob_beats_alice"}),
+        ({"must_beat": "yes"}, {"alice_draws_hard"}),
+        ({"player": "nobody"}, set()),
+    ],
+)
+def test_the_archive_filters(client, archived, query, expected):
+    pks, _ = shown(client, **query)
+    assert pks == {archived[name].pk for name in expected}
+
+
+def test_the_archive_filters_by_date(client, archived):
+    today = timezone.now().date()
+    pks, _ = shown(client, since=str(today - timedelta(days=5)), until=str(today))
+    assert archived["carol_loses_to_easy"].pk not in pks and archived["bob_beats_alice"].pk in pks
+
+
+def test_won_or_lost_needs_a_player_and_says_so(client, archived):
+    pks, response = shown(client, result="win")
+    assert pks == set()
+    assert "Name a player" in html.unescape(response.content.decode())
+
+
+def test_the_archive_pages_keeping_its_filters(client, archived, monkeypatch):
+    from game import replay_views
+
+    monkeypatch.setattr(replay_views, "GAMES_PER_PAGE", 2)
+    first = client.get(reverse("game:archive"), {"opponent": "person"})
+    assert len(first.context["page"].object_list) == 2
+    everyone = client.get(reverse("game:archive"))
+    assert everyone.context["page"].paginator.num_pages == 2
+    second = client.get(reverse("game:archive"), {"page": 2})
+    assert [g.pk for g in second.context["page"].object_list] == [
+        archived["bob_beats_alice"].pk,  # three days old
+        archived["carol_loses_to_easy"].pk,  # nine
+    ]
+    assert "opponent=person" not in everyone.content.decode()
+    filtered = client.get(reverse("game:archive"), {"player": "alice"}).content.decode()
+    assert "?player=alice&amp;page=2" in filtered
+
+
+def test_profiles_link_to_their_games(client, archived):
+    profile = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert reverse("game:archive") + "?player=alice" in profile
+    assert reverse("game:replay", args=[archived["alice_beats_bob"].pk]) in profile
