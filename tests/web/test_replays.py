@@ -368,3 +368,23 @@ def test_profiles_link_to_their_games(client, archived):
     profile = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
     assert reverse("game:archive") + "?player=alice" in profile
     assert reverse("game:replay", args=[archived["alice_beats_bob"].pk]) in profile
+
+
+def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
+    history = replay(finished)
+    # The first turn alice plays: say the analysis proved her winning before it, losing after.
+    ply = next(p for p, position in enumerate(history.positions) if position.to_move == 0)
+    estimate = {"value": 0.1, "exact": False, "best": [], "depth": 3, "method": "search"}
+    positions = [dict(estimate) for _ in range(finished.moves.count())]
+    positions[ply] = {**estimate, "value": "win", "exact": True, "best": ["take"]}
+    after = history.positions[ply + 1].to_move
+    positions[ply + 1] = {**estimate, "value": "win" if after == 1 else "loss", "exact": True}
+    Analysis.objects.create(
+        game=finished, seconds=0.1, positions=positions, status=Analysis.Status.DONE
+    )
+    url = reverse("game:replay", args=[finished.pk])
+    step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
+    assert "Blunder:" in step and "it turned a proven win into a loss." in step
+    assert step.count('title="Blunder">??</span>') == 1
+    assert re.search(r"Blunders by alice</dt><dd>1</dd>", step)
+    assert re.search(r"Blunders by bob</dt><dd>0</dd>", step)
