@@ -45,8 +45,11 @@ def games_in_play(user: object) -> QuerySet[Game]:
 
 
 def player_record(user: object) -> dict[str, int]:
-    """Finished games, and the player's wins, draws and losses in them."""
-    finished = Game.objects.filter(Q(seat0=user) | Q(seat1=user), status=Game.Status.FINISHED)
+    """Finished games, and the player's wins, draws and losses in them; annulled games count
+    for nothing."""
+    finished = Game.objects.filter(
+        Q(seat0=user) | Q(seat1=user), status=Game.Status.FINISHED, annulled=False
+    )
     wins = finished.filter(Q(seat0=user, winner=0) | Q(seat1=user, winner=1, ai_level="")).count()
     draws = finished.filter(winner__isnull=True).count()
     played = finished.count()
