@@ -35,12 +35,16 @@ def test_an_annulled_game_is_kept_but_counts_for_nothing(game, alice, bob):
     assert player_record(alice)["wins"] == 1 and player_record(bob)["losses"] == 1
     annulled = services.game_annul(game_id=game.pk)
     assert annulled.annulled and annulled.status == Game.Status.FINISHED and annulled.winner == 0
-    assert player_record(alice) == player_record(bob) == {
-        "played": 0,
-        "wins": 0,
-        "draws": 0,
-        "losses": 0,
-    }
+    assert (
+        player_record(alice)
+        == player_record(bob)
+        == {
+            "played": 0,
+            "wins": 0,
+            "draws": 0,
+            "losses": 0,
+        }
+    )
     with pytest.raises(GameError, match="already annulled"):
         services.game_annul(game_id=game.pk)
 
