@@ -76,5 +76,5 @@ def receive(game_id: int, user: object, text_data: str | None) -> str:
         else:
             text = ""
     game = _game(game_id)
-    context = {"chat": chat_for(game, user), "error": error, "draft": text, "focus": True}
+    context = {"chat": chat_for(game, user), "error": error, "draft": text}
     return _oob(render_to_string("moderation/_chat_form.html", context), "chat-form")

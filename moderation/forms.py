@@ -2,7 +2,7 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 
 from moderation.models import ModerationAction, Report
 from moderation.services import MUTE_DURATIONS
@@ -30,14 +30,15 @@ class ReasonForm(forms.Form):
 
 
 def _duration_label(seconds: int) -> str:
+    """``15 minutes``, ``1 hour``, ``7 days``: in the language of the request that asks."""
     if seconds % 86400 == 0:
         days = seconds // 86400
-        return ngettext_lazy("%(n)d day", "%(n)d days", days) % {"n": days}
+        return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
     if seconds % 3600 == 0:
         hours = seconds // 3600
-        return ngettext_lazy("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+        return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
     minutes = seconds // 60
-    return ngettext_lazy("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+    return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
 
 
 class MuteForm(ReasonForm):

@@ -8,6 +8,8 @@ and its sessions everywhere (pages and websockets alike).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -185,7 +187,8 @@ class Standing(models.Model):
     def banned(self) -> bool:
         return self.banned_at is not None
 
-    def muted(self, now: object = None) -> bool:
+    def muted(self, now: datetime | None = None) -> bool:
+        """Whether a moderator's chat mute is in force at ``now`` (default: now)."""
         until = self.chat_muted_until
         return until is not None and until > (now or timezone.now())
 

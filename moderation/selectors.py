@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from game.models import Game
 from game.selectors import recent_games
-from moderation.models import ChatMessage, ChatMute, ModerationAction, Report, Standing
+from moderation.models import (
+    ChatMessage,
+    ChatMute,
+    ModerationAction,
+    ModeratorWarning,
+    Report,
+    Standing,
+)
 
 #: How many of a game's latest chat messages a page shows.
 CHAT_SHOWN = 100
@@ -53,8 +61,8 @@ class Chat:
     #: The viewer's opponent, whom they may mute; ``None`` for spectators.
     opponent: AbstractBaseUser | None
     opponent_muted: bool
-    #: Why the viewer's messages would be refused now (a moderator's mute), if they would be.
-    muted_until: object = None
+    #: When a moderator's chat mute on the viewer ends, while one is in force.
+    muted_until: datetime | None = None
 
     @property
     def open(self) -> bool:
@@ -119,7 +127,7 @@ class UserFile:
         return self.standing is not None and self.standing.banned
 
     @property
-    def muted_until(self) -> object:
+    def muted_until(self) -> datetime | None:
         standing = self.standing
         return standing.chat_muted_until if standing is not None and standing.muted() else None
 
@@ -146,7 +154,7 @@ def game_chat(game: Game) -> QuerySet[ChatMessage]:
     return ChatMessage.objects.filter(game=game).select_related("author")
 
 
-def pending_warnings(user: object) -> list[object]:
+def pending_warnings(user: object) -> list[ModeratorWarning]:
     """Warnings ``user`` has not acknowledged yet."""
     if not getattr(user, "is_authenticated", False):
         return []

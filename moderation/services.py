@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from game import services as game_services
@@ -170,8 +170,9 @@ def _refuse_chat(game: Game, user: object, now: datetime) -> str | None:
     if standing is not None and standing.banned:
         return _("Your account is banned.")
     if standing is not None and standing.muted(now):
+        until = timezone.localtime(standing.chat_muted_until)
         return _("A moderator has muted you in chat until %(until)s.") % {
-            "until": timezone.localtime(standing.chat_muted_until).strftime("%Y-%m-%d %H:%M")
+            "until": formats.date_format(until, "SHORT_DATETIME_FORMAT")
         }
     return None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -181,7 +182,9 @@ def _report_from(request: HttpRequest) -> Report | None:
     return Report.objects.filter(pk=report_id).first() if report_id.isdigit() else None
 
 
-def _run(request: HttpRequest, form: ReasonForm, act: Callable[[dict], object], done: str) -> None:
+def _run(
+    request: HttpRequest, form: ReasonForm, act: Callable[[dict[str, Any]], object], done: str
+) -> None:
     """Check the form, call the service, and say how it went."""
     if not form.is_valid():
         messages.error(request, _("Give a reason: it goes into the moderation log."))
@@ -200,7 +203,7 @@ def user_action(request: HttpRequest, username: str, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=username)
     report = _report_from(request)
     common = {"moderator": request.user, "user": user, "report": report}
-    actions: dict[str, tuple[ReasonForm, Callable[[dict], object], str]] = {
+    actions: dict[str, tuple[ReasonForm, Callable[[dict[str, Any]], object], str]] = {
         "warn": (
             ReasonForm(request.POST, prefix="warn"),
             lambda data: services.moderation_warn(reason=data["reason"], **common),

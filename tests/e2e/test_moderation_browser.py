@@ -93,6 +93,7 @@ class ModerationTests(ChannelsLiveServerTestCase):
         boris_page.press("#chat-input", "Enter")
         expect(anna_page.locator("#chat-log")).to_contain_text("you play like a fool", timeout=LIVE)
         expect(boris_page.locator("#chat-input")).to_have_value("")
+        expect(boris_page.locator("#chat-input")).to_be_focused()  # ready for the next line
         anna_page.screenshot(path=self.artifacts / "chat-anna.png", full_page=True)
 
         # Anna reports boris from the game.

@@ -74,6 +74,23 @@ async def test_a_line_reaches_the_opponent_and_spectators_live(settings):
 ROLES = ("anonymous", "player", "opponent", "other", "muted", "moderator", "superuser")
 
 
+async def test_a_banned_player_cannot_write_in_the_chat():
+    """The matrix's banned user: a player of the game, refused at the socket and by the service."""
+    game, users = await make_world()
+    await database_sync_to_async(services.moderation_ban)(
+        moderator=users["mod"], user=users["bob"], reason="abuse"
+    )
+    socket = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
+    socket.scope["user"] = users["bob"]
+    connected, code = await socket.connect()
+    assert not connected and code == BANNED_CODE
+    with pytest.raises(services.ModerationError, match="banned"):
+        await database_sync_to_async(services.chat_post)(
+            game_id=game.pk, user=users["bob"], text="let me in"
+        )
+    assert not await database_sync_to_async(ChatMessage.objects.exists)()
+
+
 @pytest.mark.parametrize("role", ROLES)
 async def test_who_may_write_in_a_games_chat(role):
     game, users = await make_world()
