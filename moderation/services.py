@@ -115,7 +115,7 @@ def _log(
 
 
 def _standing(user: object) -> Standing:
-    standing, _ = Standing.objects.select_for_update().get_or_create(user=user)
+    standing, _created = Standing.objects.select_for_update().get_or_create(user=user)
     return standing
 
 
@@ -126,7 +126,8 @@ def _standing(user: object) -> Standing:
 def report_create(
     *, reporter: object, reported: object, reason: str, text: str, game: Game | None = None
 ) -> Report:
-    """A player reports another, perhaps about a game they both took part in or watched."""
+    """A player reports another, perhaps about a game the reported player played in (the
+    reporter may have played it or watched it)."""
     if getattr(reporter, "pk", None) == getattr(reported, "pk", None):
         raise ModerationError(_("You cannot report yourself."))
     if reason not in Report.Reason.values:

@@ -215,3 +215,5 @@ def test_the_log_lists_every_action_and_filters(client, moderator, root, game, a
     ):
         html = page(client, f"/moderation/log/?{query}")
         assert {r for r in ("warned alice", "muted bob", "annulled it") if r in html} == shown
+    html = page(client, "/moderation/log/?game=none")
+    assert 'class="field__error"' in html and "warned alice" in html  # unfiltered, and says why
