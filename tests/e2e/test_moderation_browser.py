@@ -94,6 +94,12 @@ class ModerationTests(ChannelsLiveServerTestCase):
         expect(anna_page.locator("#chat-log")).to_contain_text("you play like a fool", timeout=LIVE)
         expect(boris_page.locator("#chat-input")).to_have_value("")
         expect(boris_page.locator("#chat-input")).to_be_focused()  # ready for the next line
+        boris_page.keyboard.type("and you will lose")  # the form came back: it still sends
+        boris_page.keyboard.press("Enter")
+        expect(anna_page.locator("#chat-log li").last).to_have_text(
+            "boris and you will lose", timeout=LIVE
+        )
+        assert boris_page.url == table  # sent over the socket, not as a page load
         anna_page.screenshot(path=self.artifacts / "chat-anna.png", full_page=True)
 
         # Anna reports boris from the game.
