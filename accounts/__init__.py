@@ -1,1 +1,1 @@
-"""Players' accounts: registration, login, profiles and bans (filled in by a later issue)."""
+"""Players' accounts: registration, login (refusing banned accounts) and profiles."""

@@ -1,7 +1,12 @@
+from typing import ClassVar
+
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+from moderation.selectors import is_banned_username
 
 
 class SignUpForm(UserCreationForm):
@@ -16,3 +21,18 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, which also says plainly when an account is banned."""
+
+    error_messages: ClassVar[dict[str, object]] = {
+        **AuthenticationForm.error_messages,
+        "banned": _("This account has been banned by the moderators."),
+    }
+
+    def clean(self) -> dict[str, object]:
+        username = self.cleaned_data.get("username")
+        if username and is_banned_username(username):
+            raise ValidationError(self.error_messages["banned"], code="banned")
+        return super().clean()

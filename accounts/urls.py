@@ -2,12 +2,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import LoginForm
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="accounts/login.html", authentication_form=LoginForm
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",

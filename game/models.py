@@ -102,6 +102,11 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    annulled = models.BooleanField(
+        _("annulled"),
+        default=False,
+        help_text=_("Annulled by a moderator: the game is kept but counts for nothing."),
+    )
     #: Bumped on every change that viewers must see; a client that sees a gap re-fetches.
     version = models.PositiveIntegerField(default=0)
 

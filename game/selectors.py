@@ -45,8 +45,11 @@ def games_in_play(user: object) -> QuerySet[Game]:
 
 
 def player_record(user: object) -> dict[str, int]:
-    """Finished games, and the player's wins, draws and losses in them."""
-    finished = Game.objects.filter(Q(seat0=user) | Q(seat1=user), status=Game.Status.FINISHED)
+    """Finished games, and the player's wins, draws and losses in them; annulled games count
+    for nothing."""
+    finished = Game.objects.filter(
+        Q(seat0=user) | Q(seat1=user), status=Game.Status.FINISHED, annulled=False
+    )
     wins = finished.filter(Q(seat0=user, winner=0) | Q(seat1=user, winner=1, ai_level="")).count()
     draws = finished.filter(winner__isnull=True).count()
     played = finished.count()
@@ -228,7 +231,8 @@ def archive(
     """Finished games, newest first, narrowed by whichever filters are given.
 
     ``result`` (win / draw / loss) is the named ``player``'s; a draw needs no
-    player. ``opponent`` is ``"person"``, ``"computer"`` or a computer level.
+    player; annulled games have no result. ``opponent`` is ``"person"``,
+    ``"computer"`` or a computer level.
     """
     games = Game.objects.filter(status=Game.Status.FINISHED).select_related("seat0", "seat1")
     if player:
@@ -241,6 +245,8 @@ def archive(
             games = games.filter(Q(in_seat0, winner=1) | Q(in_seat1, winner=0))
     if result == "draw":
         games = games.filter(winner__isnull=True)
+    if result:
+        games = games.filter(annulled=False)  # an annulled game is kept, but won by no one
     if reason:
         games = games.filter(reason=reason)
     if opponent == "person":

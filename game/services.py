@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -533,3 +534,65 @@ def analysis_finish(*, analysis_id: int, error: str = "") -> None:
     Analysis.objects.filter(pk=analysis_id).update(
         status=status, error=error, updated_at=timezone.now()
     )
+
+
+# --- Moderators' decisions (called by moderation.services, which checks and logs them) ----------
+
+
+def _end_by_moderator(game: Game, now: datetime) -> None:
+    """Stop a seek or a game in play with no result: a moderator's abort."""
+    if game.status == Game.Status.SEEKING and not game.private:
+        _announce_lobby()
+    game.status = Game.Status.ABORTED
+    game.reason = Game.Reason.MODERATOR
+    game.finished_at = now
+    game.draw_offer = None
+
+
+@transaction.atomic
+def game_abort_by_moderator(*, game_id: int) -> Game:
+    """A moderator stops a seek or a game in play: it ends with no result."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status not in (Game.Status.SEEKING, Game.Status.ACTIVE):
+        raise GameError(_("The game is already over."))
+    _end_by_moderator(game, timezone.now())
+    _save(game, _END_FIELDS)
+    return game
+
+
+@transaction.atomic
+def game_annul(*, game_id: int) -> Game:
+    """A moderator annuls a game: it is kept, but counts for nothing (a game still going is
+    stopped first)."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.annulled:
+        raise GameError(_("The game is already annulled."))
+    if game.status in (Game.Status.SEEKING, Game.Status.ACTIVE):
+        _end_by_moderator(game, timezone.now())
+    game.annulled = True
+    _save(game, [*_END_FIELDS, "annulled"])
+    return game
+
+
+@transaction.atomic
+def games_forfeit_by_ban(*, user: object) -> list[Game]:
+    """A banned player's seeks disappear and their games in play end as losses by ban."""
+    user_id = getattr(user, "pk", None)
+    games = (
+        Game.objects.select_for_update()
+        .filter(Q(seat0_id=user_id) | Q(seat1_id=user_id, ai_level=""))
+        .filter(status__in=(Game.Status.SEEKING, Game.Status.ACTIVE))
+        .order_by("pk")
+    )
+    now = timezone.now()
+    ended = []
+    for game in games:
+        if game.status == Game.Status.SEEKING:
+            _end_by_moderator(game, now)
+        else:
+            seat = game.seat_of(user)
+            assert seat is not None
+            _finish(game, now, Game.Reason.MODERATOR, 1 - seat)
+        _save(game, _END_FIELDS)
+        ended.append(game)
+    return ended

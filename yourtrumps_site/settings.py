@@ -164,6 +164,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "game",
     "accounts",
+    "moderation",  # after game: its admin extends the game's
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -177,6 +179,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "yourtrumps_site.urls"
@@ -192,6 +195,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "moderation.context_processors.moderation",
             ],
         },
     },
@@ -213,6 +217,20 @@ COMPUTER_WORKERS = 1
 # that they never delay a computer's reply.
 ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 500) / 1000
 ANALYSIS_WORKERS = 1
+
+# --- Logging in: django-axes locks out password guessing --------------------------------------
+# Axes' backend comes first and refuses a locked-out login before Django checks the password.
+# A lockout counts failures per username from one address, for AXES_COOLOFF_TIME hours.
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 1  # hour
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "game:lobby"

@@ -6,5 +6,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("game.urls")),
     path("accounts/", include("accounts.urls")),
+    path("", include("moderation.urls")),
     path("admin/", admin.site.urls),
 ]

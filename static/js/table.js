@@ -23,6 +23,15 @@
     if (isStale(event.detail.message)) event.preventDefault();
   });
 
+  // On (re)connecting, the socket sends the table as the server has it. When the page already
+  // shows that version, keep the page's own: a choice half made (a trump picked in the join form,
+  // a beating card picked) is not wiped by a copy of what is already there.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!incoming || incoming.id !== "table" || event.detail.target.id !== "table") return;
+    if (Number(incoming.dataset.version) <= shownVersion()) event.detail.shouldSwap = false;
+  });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (typeof event.detail.serverResponse === "string" && isStale(event.detail.serverResponse)) {
       event.detail.shouldSwap = false;

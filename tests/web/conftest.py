@@ -17,3 +17,17 @@ def bob():
 @pytest.fixture
 def carol():
     return get_user_model().objects.create_user("carol", password="pw-carol-123")
+
+
+@pytest.fixture
+def moderator():
+    from moderation.services import moderator_grant
+
+    user = get_user_model().objects.create_user("mod", password="pw-mod-12345")
+    moderator_grant(user=user)
+    return get_user_model().objects.get(pk=user.pk)  # fresh: no cached permissions
+
+
+@pytest.fixture
+def root():
+    return get_user_model().objects.create_superuser("root", password="pw-root-12345")

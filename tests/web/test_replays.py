@@ -388,3 +388,14 @@ def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
     assert step.count('title="Blunder">??</span>') == 1
     assert re.search(r"Blunders by alice</dt><dd>1</dd>", step)
     assert re.search(r"Blunders by bob</dt><dd>0</dd>", step)
+
+
+def test_an_annulled_game_stays_in_the_archive_without_a_result(client, archived):
+    from game.models import Game
+
+    Game.objects.filter(pk=archived["alice_beats_bob"].pk).update(annulled=True)
+    everyone, response = shown(client)
+    assert archived["alice_beats_bob"].pk in everyone
+    assert "annulled" in response.content.decode()
+    wins, _ = shown(client, player="alice", result="win")
+    assert wins == set()

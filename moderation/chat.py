@@ -1,0 +1,80 @@
+"""The game chat's websocket side, used by ``game.consumers.GameConsumer``.
+
+Async helpers that parse what a socket sent, call :func:`moderation.services.chat_post`, and
+render the chat for one viewer as out-of-band swaps for htmx's websocket extension: ``#chat-log``
+(everyone, re-rendered on each change, without the lines of people the viewer muted) and
+``#chat-form`` (the sender alone: emptied, or with their text and why it was refused).
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from game.models import Game
+from moderation.selectors import chat_for, is_banned
+from moderation.services import ModerationError, chat_post, user_group
+
+#: The close code of a socket refused or closed because its user is banned.
+BANNED_CODE = 4403
+
+
+def _oob(html: str, element_id: str) -> str:
+    marker = f'id="{element_id}"'
+    return html.replace(marker, f'{marker} hx-swap-oob="outerHTML"', 1)
+
+
+@database_sync_to_async
+def refuses_socket(user: object) -> bool:
+    """A banned user's sockets are refused (their session is refused too; this also covers a
+    socket whose user was read before the ban)."""
+    return bool(getattr(user, "is_authenticated", False)) and (
+        not user.is_active or is_banned(user)
+    )
+
+
+def socket_user_group(user: object) -> str | None:
+    """The group that reaches all of a logged-in user's sockets (to close them on a ban)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return user_group(user.pk)
+
+
+def _game(game_id: int) -> Game:
+    return Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+
+
+@database_sync_to_async
+def render_log(game_id: int, user: object) -> str:
+    """The chat's lines as ``user`` sees them; nothing for a game without a chat."""
+    chat = chat_for(_game(game_id), user)
+    if not chat.open:
+        return ""
+    return _oob(render_to_string("moderation/_chat_log.html", {"chat": chat}), "chat-log")
+
+
+@database_sync_to_async
+def receive(game_id: int, user: object, text_data: str | None) -> str:
+    """Post the line a socket sent (htmx's ``ws-send``: the form's fields as JSON); answer with
+    the sender's chat form."""
+    try:
+        data = json.loads(text_data or "")
+    except ValueError:
+        data = None
+    text = data.get("chat") if isinstance(data, dict) else None
+    error = None
+    if not isinstance(text, str):
+        error, text = _("That message could not be read: reload the page."), ""
+    else:
+        try:
+            chat_post(game_id=game_id, user=user, text=text)
+        except ModerationError as refused:
+            error = str(refused)
+        else:
+            text = ""
+    game = _game(game_id)
+    context = {"chat": chat_for(game, user), "error": error, "draft": text}
+    return _oob(render_to_string("moderation/_chat_form.html", context), "chat-form")

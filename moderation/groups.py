@@ -1,0 +1,33 @@
+"""The "Moderators" group and the permissions it holds (superusers hold them all anyway)."""
+
+from typing import Any
+
+from django.contrib.auth.models import Group, Permission
+
+MODERATORS = "Moderators"
+
+#: (app label, codename) of every permission a moderator holds.
+MODERATOR_PERMISSIONS = (
+    ("moderation", "view_report"),
+    ("moderation", "handle_report"),
+    ("moderation", "view_moderationaction"),
+    ("moderation", "view_chatmessage"),
+    ("moderation", "warn_user"),
+    ("moderation", "mute_user"),
+    ("moderation", "ban_user"),
+    ("moderation", "moderate_game"),
+    ("auth", "view_user"),
+    ("game", "view_game"),
+    ("game", "view_move"),
+)
+
+
+def ensure_moderators_group(**kwargs: Any) -> Group:
+    """Create the group if needed and give it exactly :data:`MODERATOR_PERMISSIONS`."""
+    group, _ = Group.objects.get_or_create(name=MODERATORS)
+    permissions = [
+        Permission.objects.get(content_type__app_label=app, codename=codename)
+        for app, codename in MODERATOR_PERMISSIONS
+    ]
+    group.permissions.set(permissions)
+    return group

@@ -1,0 +1,386 @@
+"""Everything that changes moderation's stored state: the only writers (DESIGN.md).
+
+Moderators' actions check the moderator's permission, act, and write one entry of the moderation
+log, all in one transaction. Players' writes (reports, chat, muting an opponent) check the player.
+Live viewers are told after the commit: a game's group when its chat changed, a user's group when
+that user was banned (their open sockets close).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from game import services as game_services
+from game.models import Game
+from game.services import GameError, game_group
+from moderation.groups import MODERATORS, ensure_moderators_group
+from moderation.models import (
+    ChatMessage,
+    ChatMute,
+    ModerationAction,
+    ModeratorWarning,
+    Report,
+    Standing,
+)
+
+#: The longest chat message, in characters.
+CHAT_MAX_LENGTH = ChatMessage._meta.get_field("text").max_length
+#: At most CHAT_BURST messages from one player within CHAT_WINDOW.
+CHAT_BURST = 5
+CHAT_WINDOW = timedelta(seconds=10)
+#: The chat mutes a moderator may give.
+MUTE_DURATIONS = (
+    timedelta(minutes=15),
+    timedelta(hours=1),
+    timedelta(days=1),
+    timedelta(days=7),
+)
+
+
+class ModerationError(Exception):
+    """A request that cannot be carried out; the message is for the person who asked."""
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of one user's open sockets."""
+    return f"user-{user_id}"
+
+
+def _send_after_commit(group: str, message: dict[str, object]) -> None:
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, message)
+
+    transaction.on_commit(send)
+
+
+def _require(moderator: object, permission: str) -> None:
+    allowed = getattr(moderator, "is_authenticated", False) and moderator.has_perm(
+        f"moderation.{permission}"
+    )
+    if not allowed:
+        raise PermissionDenied(_("Only moderators may do that."))
+
+
+def _reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise ModerationError(_("Give a reason: it goes into the moderation log."))
+    return reason
+
+
+def _check_target(moderator: object, user: object) -> None:
+    if getattr(user, "pk", None) == getattr(moderator, "pk", None):
+        raise ModerationError(_("Moderators cannot act on themselves."))
+    if _is_moderator(user) and not getattr(moderator, "is_superuser", False):
+        raise ModerationError(_("Only a superuser may act on another moderator."))
+
+
+def _is_moderator(user: object) -> bool:
+    return bool(
+        getattr(user, "is_superuser", False) or user.groups.filter(name=MODERATORS).exists()
+    )
+
+
+def _log(
+    moderator: object,
+    kind: str,
+    reason: str,
+    *,
+    user: object = None,
+    game: Game | None = None,
+    report: Report | None = None,
+    until: datetime | None = None,
+) -> ModerationAction:
+    return ModerationAction.objects.create(
+        moderator=moderator,
+        kind=kind,
+        reason=reason,
+        user=user,
+        game=game,
+        report=report,
+        until=until,
+    )
+
+
+def _standing(user: object) -> Standing:
+    standing, _created = Standing.objects.select_for_update().get_or_create(user=user)
+    return standing
+
+
+# --- Players ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def report_create(
+    *, reporter: object, reported: object, reason: str, text: str, game: Game | None = None
+) -> Report:
+    """A player reports another, perhaps about a game the reported player played in (the
+    reporter may have played it or watched it)."""
+    if getattr(reporter, "pk", None) == getattr(reported, "pk", None):
+        raise ModerationError(_("You cannot report yourself."))
+    if reason not in Report.Reason.values:
+        raise ModerationError(_("Choose a reason: cheating, abuse or other."))
+    text = text.strip()
+    if not text:
+        raise ModerationError(_("Say what happened: the moderators will read it."))
+    if game is not None and getattr(reported, "pk", None) not in (game.seat0_id, game.seat1_id):
+        raise ModerationError(_("That player did not play in this game."))
+    if Report.objects.filter(
+        reporter=reporter, reported=reported, status=Report.Status.OPEN
+    ).exists():
+        raise ModerationError(
+            _("You have already reported %(name)s; the moderators will look at it.")
+            % {"name": reported}
+        )
+    return Report.objects.create(
+        reporter=reporter, reported=reported, reason=reason, text=text, game=game
+    )
+
+
+@transaction.atomic
+def warning_acknowledge(*, user: object, warning_id: int) -> ModeratorWarning:
+    warning = ModeratorWarning.objects.select_for_update().get(pk=warning_id, user=user)
+    if warning.seen_at is None:
+        warning.seen_at = timezone.now()
+        warning.save(update_fields=["seen_at"])
+    return warning
+
+
+def _refuse_chat(game: Game, user: object, now: datetime) -> str | None:
+    """Why ``user`` may not write in the chat of ``game`` now, or ``None`` if they may."""
+    if game.seat_of(user) is None:
+        return _("Only the two players write in a game's chat; spectators read it.")
+    if game.against_computer or game.seat1_id is None:
+        return _("The chat opens when two people play.")
+    account = get_user_model().objects.filter(pk=getattr(user, "pk", None)).first()
+    if account is None or not account.is_active:
+        return _("Your account is banned.")
+    standing = Standing.objects.filter(user=account).first()
+    if standing is not None and standing.banned:
+        return _("Your account is banned.")
+    if standing is not None and standing.muted(now):
+        until = timezone.localtime(standing.chat_muted_until)
+        return _("A moderator has muted you in chat until %(until)s.") % {
+            "until": formats.date_format(until, "SHORT_DATETIME_FORMAT")
+        }
+    return None
+
+
+@transaction.atomic
+def chat_post(*, game_id: int, user: object, text: str, now: datetime | None = None) -> ChatMessage:
+    """One line of chat from a player of the game; its viewers are told after the commit."""
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().get(pk=game_id)
+    refusal = _refuse_chat(game, user, now)
+    if refusal:
+        raise ModerationError(refusal)
+    text = " ".join(text.split())
+    if not text:
+        raise ModerationError(_("Write something first."))
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ModerationError(
+            _("A message may be at most %(limit)d characters long.") % {"limit": CHAT_MAX_LENGTH}
+        )
+    recent = ChatMessage.objects.filter(author=user, created_at__gt=now - CHAT_WINDOW).count()
+    if recent >= CHAT_BURST:
+        raise ModerationError(_("You are writing too fast: wait a few seconds."))
+    message = ChatMessage.objects.create(game=game, author=user, text=text, created_at=now)
+    _send_after_commit(game_group(game.pk), {"type": "chat.changed"})
+    return message
+
+
+@transaction.atomic
+def chat_mute_set(*, user: object, other: object, muted: bool) -> bool:
+    """Hide (or show again) ``other``'s chat from ``user``, in every game. Returns ``muted``."""
+    if getattr(user, "pk", None) == getattr(other, "pk", None):
+        raise ModerationError(_("You cannot mute yourself."))
+    if muted:
+        ChatMute.objects.get_or_create(user=user, muted=other)
+    else:
+        ChatMute.objects.filter(user=user, muted=other).delete()
+    return muted
+
+
+# --- Moderators -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def moderation_warn(
+    *, moderator: object, user: object, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """Warn a user: the reason is shown to them on their next visit."""
+    _require(moderator, "warn_user")
+    _check_target(moderator, user)
+    action = _log(moderator, ModerationAction.Kind.WARN, _reason(reason), user=user, report=report)
+    ModeratorWarning.objects.create(user=user, action=action, text=action.reason)
+    return action
+
+
+@transaction.atomic
+def moderation_mute(
+    *,
+    moderator: object,
+    user: object,
+    reason: str,
+    duration: timedelta,
+    report: Report | None = None,
+) -> ModerationAction:
+    """Refuse a user's chat messages for ``duration``."""
+    _require(moderator, "mute_user")
+    _check_target(moderator, user)
+    if duration not in MUTE_DURATIONS:
+        raise ModerationError(_("Choose one of the offered durations."))
+    until = timezone.now() + duration
+    standing = _standing(user)
+    standing.chat_muted_until = until
+    standing.save(update_fields=["chat_muted_until"])
+    return _log(
+        moderator,
+        ModerationAction.Kind.MUTE,
+        _reason(reason),
+        user=user,
+        report=report,
+        until=until,
+    )
+
+
+@transaction.atomic
+def moderation_ban(
+    *, moderator: object, user: object, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """Ban a user: they cannot log in, their seeks disappear, their games in play are lost, and
+    their open sockets close."""
+    _require(moderator, "ban_user")
+    _check_target(moderator, user)
+    reason = _reason(reason)
+    standing = _standing(user)
+    if standing.banned:
+        raise ModerationError(_("%(name)s is already banned.") % {"name": user})
+    standing.banned_at = timezone.now()
+    standing.save(update_fields=["banned_at"])
+    get_user_model().objects.filter(pk=user.pk).update(is_active=False)
+    game_services.games_forfeit_by_ban(user=user)
+    _send_after_commit(user_group(user.pk), {"type": "user.banned"})
+    return _log(moderator, ModerationAction.Kind.BAN, reason, user=user, report=report)
+
+
+@transaction.atomic
+def moderation_unban(
+    *, moderator: object, user: object, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """Lift a ban: the user may log in again (games lost by the ban stay lost)."""
+    _require(moderator, "ban_user")
+    _check_target(moderator, user)
+    reason = _reason(reason)
+    standing = _standing(user)
+    if not standing.banned:
+        raise ModerationError(_("%(name)s is not banned.") % {"name": user})
+    standing.banned_at = None
+    standing.save(update_fields=["banned_at"])
+    get_user_model().objects.filter(pk=user.pk).update(is_active=True)
+    return _log(moderator, ModerationAction.Kind.UNBAN, reason, user=user, report=report)
+
+
+def _game_action(
+    moderator: object,
+    game_id: int,
+    reason: str,
+    report: Report | None,
+    change: Callable[..., Game],
+    kind: str,
+) -> ModerationAction:
+    _require(moderator, "moderate_game")
+    reason = _reason(reason)
+    try:
+        game = change(game_id=game_id)
+    except GameError as error:
+        raise ModerationError(str(error)) from None
+    return _log(moderator, kind, reason, game=game, report=report)
+
+
+@transaction.atomic
+def moderation_abort_game(
+    *, moderator: object, game_id: int, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """Stop a seek or a game in play with no result."""
+    return _game_action(
+        moderator,
+        game_id,
+        reason,
+        report,
+        game_services.game_abort_by_moderator,
+        ModerationAction.Kind.ABORT_GAME,
+    )
+
+
+@transaction.atomic
+def moderation_annul_game(
+    *, moderator: object, game_id: int, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """Annul a game: kept, but counted for nothing in the players' records."""
+    return _game_action(
+        moderator,
+        game_id,
+        reason,
+        report,
+        game_services.game_annul,
+        ModerationAction.Kind.ANNUL_GAME,
+    )
+
+
+def _close_report(moderator: object, report_id: int, reason: str, status: str) -> ModerationAction:
+    _require(moderator, "handle_report")
+    reason = _reason(reason)
+    report = Report.objects.select_for_update().get(pk=report_id)
+    if report.status != Report.Status.OPEN:
+        raise ModerationError(_("This report has already been handled."))
+    report.status = status
+    report.handled_by = moderator
+    report.handled_at = timezone.now()
+    report.save(update_fields=["status", "handled_by", "handled_at"])
+    kind = (
+        ModerationAction.Kind.RESOLVE_REPORT
+        if status == Report.Status.RESOLVED
+        else ModerationAction.Kind.DISMISS_REPORT
+    )
+    return _log(moderator, kind, reason, user=report.reported, game=report.game, report=report)
+
+
+@transaction.atomic
+def report_resolve(*, moderator: object, report_id: int, reason: str) -> ModerationAction:
+    """Close a report as acted upon."""
+    return _close_report(moderator, report_id, reason, Report.Status.RESOLVED)
+
+
+@transaction.atomic
+def report_dismiss(*, moderator: object, report_id: int, reason: str) -> ModerationAction:
+    """Close a report as unfounded."""
+    return _close_report(moderator, report_id, reason, Report.Status.DISMISSED)
+
+
+@transaction.atomic
+def moderator_grant(*, user: object) -> None:
+    """Make ``user`` a moderator: the Moderators group, and staff status for the admin."""
+    group = ensure_moderators_group()
+    user.groups.add(group)
+    get_user_model().objects.filter(pk=user.pk).update(is_staff=True)
+
+
+@transaction.atomic
+def moderator_revoke(*, user: object) -> None:
+    """Take the Moderators group and staff status away (a superuser keeps their own powers)."""
+    user.groups.remove(*Group.objects.filter(name=MODERATORS))
+    if not getattr(user, "is_superuser", False):
+        get_user_model().objects.filter(pk=user.pk).update(is_staff=False)

@@ -1,0 +1,304 @@
+"""Pages: a player's report, the chat's mute button, a warning's acknowledgement, and the
+moderators' pages (the queue, a report, a user, a game, the log) with their actions.
+
+Views parse, call one service, and render or redirect with a message; a refused action comes back
+as a message on the page it came from, never as an error page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game.models import Game
+from moderation import services
+from moderation.forms import LogFilterForm, MuteForm, ReasonForm, ReportForm
+from moderation.models import ModerationAction, ModeratorWarning, Report
+from moderation.selectors import (
+    chat_for,
+    game_chat,
+    is_moderator,
+    moderation_log,
+    open_reports,
+    reports_about,
+    user_file,
+)
+from moderation.services import ModerationError
+
+User = get_user_model()
+
+
+# --- Players ----------------------------------------------------------------------------------
+
+
+@login_required
+def report(request: HttpRequest, username: str) -> HttpResponse:
+    """Report a player, from their profile or (with ``?game=``) from a game."""
+    reported = get_object_or_404(User, username=username)
+    game_id = request.GET.get("game") or request.POST.get("game")
+    game = Game.objects.filter(pk=game_id).first() if game_id and game_id.isdigit() else None
+    form = ReportForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.report_create(
+                reporter=request.user,
+                reported=reported,
+                game=game,
+                reason=form.cleaned_data["reason"],
+                text=form.cleaned_data["text"],
+            )
+        except ModerationError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Thank you: the moderators will look at your report."))
+            return redirect(
+                game.get_absolute_url()
+                if game
+                else reverse("accounts:profile", args=[reported.username])
+            )
+    return render(
+        request, "moderation/report_form.html", {"form": form, "reported": reported, "game": game}
+    )
+
+
+@login_required
+@require_POST
+def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player mutes (or unmutes) their opponent's chat; htmx gets the chat panel back."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    chat = chat_for(game, request.user)
+    if chat.opponent is None:
+        raise PermissionDenied(_("Only the players of this game can mute their opponent."))
+    try:
+        services.chat_mute_set(
+            user=request.user, other=chat.opponent, muted=request.POST.get("mute") == "on"
+        )
+    except ModerationError as error:
+        messages.error(request, str(error))
+    if request.htmx:
+        return render(request, "moderation/_chat.html", {"chat": chat_for(game, request.user)})
+    return redirect(game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def warning_acknowledge(request: HttpRequest, pk: int) -> HttpResponse:
+    warning = get_object_or_404(ModeratorWarning, pk=pk, user=request.user)
+    services.warning_acknowledge(user=request.user, warning_id=warning.pk)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = reverse("game:lobby")
+    return redirect(target)
+
+
+# --- Moderators -------------------------------------------------------------------------------
+
+
+def moderator_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Log in first; then only moderators (and superusers) may pass."""
+
+    @login_required
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not is_moderator(request.user):
+            raise PermissionDenied(_("Only moderators may open this page."))
+        return view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+@moderator_required
+def queue(request: HttpRequest) -> HttpResponse:
+    """Open reports, oldest first, each with the reported user's latest games and chat."""
+    reports = list(open_reports())
+    files = {r.reported_id: user_file(r.reported, games=3, chat=3) for r in reports}
+    entries = [(r, files[r.reported_id]) for r in reports]
+    return render(request, "moderation/queue.html", {"entries": entries})
+
+
+def _user_actions(report: Report | None = None) -> dict[str, object]:
+    return {
+        "warn_form": ReasonForm(prefix="warn"),
+        "mute_form": MuteForm(prefix="mute"),
+        "ban_form": ReasonForm(prefix="ban"),
+        "report": report,
+    }
+
+
+@moderator_required
+def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    report = get_object_or_404(Report.objects.select_related("reporter", "reported", "game"), pk=pk)
+    context = {
+        "file": user_file(report.reported),
+        "close_form": ReasonForm(prefix="close"),
+        "report_actions": report.actions.select_related("moderator"),
+        **_user_actions(report),
+    }
+    return render(request, "moderation/report.html", context)
+
+
+@moderator_required
+def user_detail(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_object_or_404(User, username=username)
+    return render(request, "moderation/user.html", {"file": user_file(user), **_user_actions()})
+
+
+@moderator_required
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    context = {
+        "game": game,
+        "chat": game_chat(game),
+        "reports": reports_about(game),
+        "actions": moderation_log().filter(game=game),
+        "game_form": ReasonForm(prefix="game"),
+    }
+    return render(request, "moderation/game.html", context)
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = default
+    return redirect(target)
+
+
+def _report_from(request: HttpRequest) -> Report | None:
+    report_id = request.POST.get("report", "")
+    return Report.objects.filter(pk=report_id).first() if report_id.isdigit() else None
+
+
+def _run(
+    request: HttpRequest, form: ReasonForm, act: Callable[[dict[str, Any]], object], done: str
+) -> None:
+    """Check the form, call the service, and say how it went."""
+    if not form.is_valid():
+        messages.error(request, _("Give a reason: it goes into the moderation log."))
+        return
+    try:
+        act(form.cleaned_data)
+    except ModerationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+
+
+@moderator_required
+@require_POST
+def user_action(request: HttpRequest, username: str, name: str) -> HttpResponse:
+    user = get_object_or_404(User, username=username)
+    report = _report_from(request)
+    common = {"moderator": request.user, "user": user, "report": report}
+    actions: dict[str, tuple[ReasonForm, Callable[[dict[str, Any]], object], str]] = {
+        "warn": (
+            ReasonForm(request.POST, prefix="warn"),
+            lambda data: services.moderation_warn(reason=data["reason"], **common),
+            _("%(name)s has been warned.") % {"name": user},
+        ),
+        "mute": (
+            MuteForm(request.POST, prefix="mute"),
+            lambda data: services.moderation_mute(
+                reason=data["reason"], duration=timedelta(seconds=data["duration"]), **common
+            ),
+            _("%(name)s is muted in chat.") % {"name": user},
+        ),
+        "ban": (
+            ReasonForm(request.POST, prefix="ban"),
+            lambda data: services.moderation_ban(reason=data["reason"], **common),
+            _("%(name)s is banned.") % {"name": user},
+        ),
+        "unban": (
+            ReasonForm(request.POST, prefix="ban"),
+            lambda data: services.moderation_unban(reason=data["reason"], **common),
+            _("%(name)s is no longer banned.") % {"name": user},
+        ),
+    }
+    if name not in actions:
+        messages.error(request, _("Unknown action."))
+    else:
+        _run(request, *actions[name])
+    return _back(request, reverse("moderation:user", args=[user.username]))
+
+
+@moderator_required
+@require_POST
+def game_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    services_by_name = {
+        "abort": (services.moderation_abort_game, _("Game %(pk)d has been aborted.")),
+        "annul": (services.moderation_annul_game, _("Game %(pk)d has been annulled.")),
+    }
+    if name not in services_by_name:
+        messages.error(request, _("Unknown action."))
+    else:
+        service, done = services_by_name[name]
+        report = _report_from(request)
+        _run(
+            request,
+            ReasonForm(request.POST, prefix="game"),
+            lambda data: service(
+                moderator=request.user, game_id=game.pk, reason=data["reason"], report=report
+            ),
+            done % {"pk": game.pk},
+        )
+    return _back(request, reverse("moderation:game", args=[game.pk]))
+
+
+@moderator_required
+@require_POST
+def report_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    report = get_object_or_404(Report, pk=pk)
+    services_by_name = {
+        "resolve": (services.report_resolve, _("The report is resolved.")),
+        "dismiss": (services.report_dismiss, _("The report is dismissed.")),
+    }
+    if name not in services_by_name:
+        messages.error(request, _("Unknown action."))
+        return redirect("moderation:report", report.pk)
+    service, done = services_by_name[name]
+    _run(
+        request,
+        ReasonForm(request.POST, prefix="close"),
+        lambda data: service(moderator=request.user, report_id=report.pk, reason=data["reason"]),
+        done,
+    )
+    return redirect("moderation:queue")
+
+
+@moderator_required
+def log(request: HttpRequest) -> HttpResponse:
+    """The moderation log, newest first, filtered by action, moderator, user or game."""
+    form = LogFilterForm(request.GET or None)
+    entries = moderation_log()
+    if form.is_valid():
+        data = form.cleaned_data
+        if data["kind"]:
+            entries = entries.filter(kind=data["kind"])
+        if data["moderator"]:
+            entries = entries.filter(moderator__username__iexact=data["moderator"].strip())
+        if data["user"]:
+            entries = entries.filter(user__username__iexact=data["user"].strip())
+        if data["game"]:
+            entries = entries.filter(game_id=data["game"])
+    page = Paginator(entries, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "moderation/log.html",
+        {"form": form, "page": page, "query": query.urlencode(), "kinds": ModerationAction.Kind},
+    )
