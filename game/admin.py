@@ -1,8 +1,8 @@
-"""Moderators' view of games and their move logs."""
+"""Moderators' view of games, their move logs, imported records and analyses."""
 
 from django.contrib import admin
 
-from game.models import Game, Move
+from game.models import Analysis, Game, ImportedGame, Move
 
 
 class MoveInline(admin.TabularInline):
@@ -27,3 +27,32 @@ class MoveAdmin(admin.ModelAdmin):
     list_display = ("game", "ply", "player", "notation", "time_spent_ms", "created_at")
     search_fields = ("=game__id",)
     readonly_fields = ("game", "ply", "player", "notation", "time_spent_ms", "created_at")
+
+
+@admin.register(ImportedGame)
+class ImportedGameAdmin(admin.ModelAdmin):
+    list_display = ("id", "uploaded_by", "created_at")
+    search_fields = ("uploaded_by__username", "=id")
+    readonly_fields = ("uploaded_by", "created_at")
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(admin.ModelAdmin):
+    """Analyses are the computer's work: read here, restarted from the replay page."""
+
+    list_display = ("id", "game", "imported", "status", "done", "total", "updated_at")
+    list_filter = ("status",)
+    search_fields = ("=game__id", "=imported__id")
+    readonly_fields = (
+        "game",
+        "imported",
+        "status",
+        "seconds",
+        "positions",
+        "only",
+        "done",
+        "total",
+        "error",
+        "created_at",
+        "updated_at",
+    )

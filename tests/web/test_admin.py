@@ -18,6 +18,8 @@ def test_the_admin_lists_users_games_and_moves(client):
         "/admin/game/game/",
         "/admin/game/move/",
         f"/admin/game/game/{game.pk}/change/",
+        "/admin/game/importedgame/",
+        "/admin/game/analysis/",
     ):
         response = client.get(url)
         assert response.status_code == 200, url
