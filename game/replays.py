@@ -8,6 +8,7 @@ exactly what the engine says the game was.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -17,14 +18,14 @@ from django.urls import reverse
 from game import engine, records
 from game.ai.review import Note, annotate, decided_at
 from game.models import Analysis, Game, ImportedGame
-from game.selectors import Seat, replay, sorted_hand
+from game.selectors import Seat, sorted_hand, start_position
 
 #: What the record's ``Result`` header says for a stored game's winning seat.
 _RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 
 
-def record_of(game: Game) -> records.Record:
-    """A stored game as a text record's contents."""
+def record_of(game: Game, turns: Sequence[str]) -> records.Record:
+    """A stored game, whose log holds ``turns``, as a text record's contents."""
     when = game.finished_at or game.started_at or game.created_at
     finished = game.status == Game.Status.FINISHED
     return records.Record(
@@ -37,20 +38,21 @@ def record_of(game: Game) -> records.Record:
         reason=game.reason,
         date=when.date().isoformat(),
         game=str(game.pk),
-        turns=tuple(game.moves.order_by("ply").values_list("notation", flat=True)),
+        turns=tuple(turns),
     )
 
 
-def _clocks(game: Game, history: engine.Game) -> list[tuple[int | None, int | None]]:
+def _clocks(
+    game: Game, history: engine.Game, spent: Sequence[int]
+) -> list[tuple[int | None, int | None]]:
     """Both clocks (ms) at each position: the start, less time spent, plus increments."""
     if not game.is_timed:
         return [(None, None)] * len(history.positions)
     assert game.clock_initial is not None
     clocks = [game.clock_initial * 1000] * 2
-    spent = dict(game.moves.values_list("ply", "time_spent_ms"))
     shown = [(clocks[0], clocks[1])]
-    for ply, position in enumerate(history.positions[:-1]):
-        clocks[position.to_move] += game.clock_increment * 1000 - spent.get(ply, 0)
+    for position, ms in zip(history.positions, spent, strict=False):
+        clocks[position.to_move] += game.clock_increment * 1000 - ms
         shown.append((clocks[0], clocks[1]))
     # The stored clocks are the last word: a flag fall leaves a clock at exactly zero.
     shown[-1] = (game.clock0_ms, game.clock1_ms)
@@ -209,9 +211,12 @@ class Replay:
 
 
 def replay_of_game(game: Game) -> Replay:
-    history = replay(game)
+    log = list(game.moves.order_by("ply").values_list("notation", "time_spent_ms"))
+    record = record_of(game, [notation for notation, _ in log])
+    history = engine.Game.replay(start_position(game), record.turns)
+    clocks = _clocks(game, history, [spent for _, spent in log])
     analysis = Analysis.objects.filter(game=game).first()
-    return Replay(record_of(game), history, _clocks(game, history), game=game, analysis=analysis)
+    return Replay(record, history, clocks, game=game, analysis=analysis)
 
 
 def replay_of_import(imported: ImportedGame) -> Replay:
