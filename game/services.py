@@ -55,7 +55,9 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def _send_after_commit(group: str, message: dict[str, object]) -> None:
+def send_after_commit(group: str, message: dict[str, object]) -> None:
+    """Tell a channel-layer group once the current transaction commits (at once outside one)."""
+
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
@@ -66,11 +68,11 @@ def _send_after_commit(group: str, message: dict[str, object]) -> None:
 
 def _announce(game: Game) -> None:
     """After the commit, tell the game's viewers (players and spectators) it changed."""
-    _send_after_commit(game_group(game.pk), {"type": "game.changed", "version": game.version})
+    send_after_commit(game_group(game.pk), {"type": "game.changed", "version": game.version})
 
 
 def _announce_lobby() -> None:
-    _send_after_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+    send_after_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def _save(game: Game, fields: list[str]) -> None:

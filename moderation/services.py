@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
@@ -22,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from game import services as game_services
 from game.models import Game
-from game.services import GameError, game_group
+from game.services import GameError, game_group, send_after_commit
 from moderation.groups import MODERATORS, ensure_moderators_group
 from moderation.models import (
     ChatMessage,
@@ -54,15 +52,6 @@ class ModerationError(Exception):
 def user_group(user_id: int) -> str:
     """The channel-layer group of one user's open sockets."""
     return f"user-{user_id}"
-
-
-def _send_after_commit(group: str, message: dict[str, object]) -> None:
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, message)
-
-    transaction.on_commit(send)
 
 
 def _require(moderator: object, permission: str) -> None:
@@ -197,7 +186,7 @@ def chat_post(*, game_id: int, user: object, text: str, now: datetime | None = N
     if recent >= CHAT_BURST:
         raise ModerationError(_("You are writing too fast: wait a few seconds."))
     message = ChatMessage.objects.create(game=game, author=user, text=text, created_at=now)
-    _send_after_commit(game_group(game.pk), {"type": "chat.changed"})
+    send_after_commit(game_group(game.pk), {"type": "chat.changed"})
     return message
 
 
@@ -272,7 +261,7 @@ def moderation_ban(
     standing.save(update_fields=["banned_at"])
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
     game_services.games_forfeit_by_ban(user=user)
-    _send_after_commit(user_group(user.pk), {"type": "user.banned"})
+    send_after_commit(user_group(user.pk), {"type": "user.banned"})
     return _log(moderator, ModerationAction.Kind.BAN, reason, user=user, report=report)
 
 
