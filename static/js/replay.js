@@ -11,7 +11,11 @@
     var button = document.querySelector('#replay [data-step="' + step + '"]');
     if (!button) return;
     event.preventDefault();
-    if (!button.disabled) button.click();
+    if (button.disabled) return;
+    // A key pressed just after a swap can beat htmx to the new button: process it first
+    // (idempotent), so the click always makes its request.
+    if (window.htmx) window.htmx.process(button);
+    button.click();
   });
 })();
 
