@@ -22,6 +22,9 @@ from .players import choose
 
 #: A game still running after this many plies is stopped and scored as a draw.
 MAX_PLIES = 3000
+#: A long match reports its figures so far every this many games, so a run stopped early
+#: (a long match takes hours) still has them.
+REPORT_EVERY = 20
 
 
 @dataclass
@@ -158,7 +161,10 @@ def run(
     workers: int,
     say: Callable[[str], None] = print,
 ) -> list[GameRecord]:
-    """Play and report a match, saying its progress as games finish."""
+    """Play and report a match, saying its progress as games finish.
+
+    Every :data:`REPORT_EVERY` games the report so far is said too, each line marked ``|``.
+    """
     records: list[GameRecord] = []
     start = time.perf_counter()
     for record in play_match(a, b, games, seconds, rules, workers):
@@ -171,6 +177,9 @@ def run(
             f" so far +{wins} ={draws} -{len(records) - wins - draws},"
             f" {time.perf_counter() - start:.0f} s"
         )
+        if len(records) % REPORT_EVERY == 0 and len(records) < games:
+            for line in report(a, b, records):
+                say(f"  | {line}")
     for line in report(a, b, records):
         say(line)
     return records

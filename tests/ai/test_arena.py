@@ -46,6 +46,17 @@ def test_the_command_plays_and_reports(db):
     assert "time per turn" in text
 
 
+def test_a_long_match_reports_its_figures_so_far(db, monkeypatch):
+    monkeypatch.setattr("game.ai.arena.REPORT_EVERY", 2)
+    out = io.StringIO()
+    call_command("ai_match", a="easy", b="beginner", games=4, deck=24, stdout=out)
+    lines = out.getvalue().splitlines()
+    interim = [line for line in lines if line.startswith("  | ")]
+    assert interim[0] == "  | easy vs beginner: 2 games (1 deals, seats swapped)"
+    assert any("time per turn" in line for line in interim)
+    assert "easy vs beginner: 4 games (2 deals, seats swapped)" in lines
+
+
 def test_the_command_refuses_an_odd_number_of_games():
     with pytest.raises(CommandError, match="even"):
         call_command("ai_match", a="easy", b="beginner", games=3)
