@@ -79,8 +79,12 @@ class AlphaBeta:
         history: Mapping[Key, int] | None = None,
         evaluate: Callable[[Position], int] = evaluate,
         contempt: int = 0,
+        first_return_draws: bool = False,
     ) -> None:
         self.evaluate = evaluate
+        # The least count a position takes on entering the search path. The rules draw at a
+        # third arising; a prover may draw at the first return to a position (see prove()).
+        self._entered = 2 if first_return_draws else 1
         # A draw scores -contempt for the side to move at the root (+contempt for the other):
         # a player who thinks itself stronger steers away from repetitions.
         self.contempt = contempt
@@ -139,7 +143,7 @@ class AlphaBeta:
         """Score every root turn at ``depth`` (a full window past the best, for a true PV list)."""
         key = position.key
         arisen = self._seen.get(key, 0)
-        self._seen[key] = max(arisen, 1)
+        self._seen[key] = max(arisen, self._entered)
         scores: dict[Move, int] = {}
         best = -INFINITY
         try:
@@ -193,7 +197,7 @@ class AlphaBeta:
         best_move = moves[0]
         repetitions = self._repetitions
         horizon = self._horizon
-        self._seen[key] = arisen + 1
+        self._seen[key] = max(arisen + 1, self._entered)
         try:
             for move in moves:
                 score = -self._negamax(
@@ -274,11 +278,19 @@ def prove(
 ) -> Proof | None:
     """Prove the value by search alone, or return ``None`` when ``seconds`` run out.
 
-    Two searches bound the true value: a pessimist, for whom every unfinished
-    line at the horizon is lost for the player to move at the root, and an
-    optimist, for whom it is won. A win the pessimist finds, a loss the
-    optimist finds, and a draw both agree on (repetitions counting as the rules
-    count them) are exact. Deepening finds the shortest proven win.
+    Two kinds of search bound the true value: a pessimist, for whom every
+    unfinished line at the horizon is lost for the player to move at the root,
+    and an optimist, for whom it is won. A win the pessimist finds, a loss the
+    optimist finds, and a draw both agree on are exact. Deepening finds the
+    shortest proven win.
+
+    Both count a return to a position on their path as a draw, not waiting
+    for a third arising: the value under the rules' draw by repetition is the
+    value of the game in which endless play is a draw (a position the game
+    itself has seen twice is drawn at once). A won side has a plan that never
+    repeats a position (every turn brings the end nearer), and a side that can
+    hold a draw by returning to a position can keep returning until the rules
+    stop the game. Proofs of draws need half the depth so.
     """
     me = position.to_move
 
@@ -288,16 +300,17 @@ def prove(
     def good_for_me(p: Position) -> int:
         return EVAL_LIMIT if p.to_move == me else -EVAL_LIMIT
 
-    pessimist = AlphaBeta(history, evaluate=bad_for_me)
-    optimist = AlphaBeta(history, evaluate=good_for_me)
-    pessimist.deadline = optimist.deadline = time.perf_counter() + seconds
-    moves = list(position.legal_moves())
-    children = [position.play_unchecked(m) for m in moves]
+    pessimist = AlphaBeta(history, bad_for_me, first_return_draws=True)
+    optimist = AlphaBeta(history, good_for_me, first_return_draws=True)
+    deadline = time.perf_counter() + seconds
     key = position.key
     for searcher in (pessimist, optimist):
-        searcher._seen[key] = max(searcher._seen.get(key, 0), 1)
+        searcher.deadline = deadline
+        searcher._seen[key] = max(searcher._seen.get(key, 0), searcher._entered)
+    moves = list(position.legal_moves())
+    children = [position.play_unchecked(m) for m in moves]
 
-    def lowest(searcher: AlphaBeta, child: Position, depth: int, bound: int) -> bool:
+    def at_least(searcher: AlphaBeta, child: Position, depth: int, bound: int) -> bool:
         """Does ``searcher`` find the child worth at least ``bound`` to the root's mover?"""
         return -searcher._negamax(child, depth - 1, -bound, -bound + 1, 1) >= bound
 
@@ -306,16 +319,16 @@ def prove(
             wins = [
                 m
                 for m, c in zip(moves, children, strict=True)
-                if lowest(pessimist, c, depth, PROVEN)
+                if at_least(pessimist, c, depth, PROVEN)
             ]
             if wins:
                 return Proof("win", wins, depth)
-            if not any(lowest(optimist, c, depth, -PROVEN + 1) for c in children):
+            if not any(at_least(optimist, c, depth, -PROVEN + 1) for c in children):
                 return Proof("loss", moves, depth)
             holding = [
-                m for m, c in zip(moves, children, strict=True) if lowest(pessimist, c, depth, 0)
+                m for m, c in zip(moves, children, strict=True) if at_least(pessimist, c, depth, 0)
             ]
-            if holding and not any(lowest(optimist, c, depth, 1) for c in children):
+            if holding and not any(at_least(optimist, c, depth, 1) for c in children):
                 return Proof("draw", holding, depth)
     except TimeUp:
         return None

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from game.ai.search import AlphaBeta, Proof, SearchResult, is_proven, prove
+from game.ai.solver import solve
 from game.engine import Card, CardSet, Position, Suit
 
 from .brute import DRAW, keeps, random_position, values
@@ -89,3 +90,21 @@ def test_proof_by_search_settles_draws_too():
     proofs = [proved(p) for p in POSITIONS[:60]]
     assert sum(p is not None for p in proofs) >= 50
     assert any(p is not None and p.value == DRAW for p in proofs)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_proofs_respect_the_games_history(seed):
+    """Positions the game has seen twice are drawn when reached; once seen, they play on."""
+    rng = random.Random(seed)
+    position = random_position(rng, 5 + seed % 3)
+    reachable = [position.play(m) for m in position.legal_moves()]
+    reachable += [p.play(m) for p in reachable if p.outcome is None for m in p.legal_moves()]
+    history = {p.key: rng.choice((1, 2)) for p in rng.sample(reachable, min(4, len(reachable)))}
+    history[position.key] = 1
+    proof = prove(position, history, seconds=0.5)
+    solution = solve(position, history)
+    assert solution is not None
+    if proof is not None:
+        assert proof.value == solution.value
+        if proof.value != "loss":  # (every turn keeps a loss)
+            assert set(proof.best) <= set(solution.best)
