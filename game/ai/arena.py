@@ -4,17 +4,22 @@ Each seeded deal is played twice with the seats swapped, so neither level
 profits from a lucky deal or from starting. The report gives wins, draws and
 losses, the score, an Elo difference with a 95% interval, and the thinking
 time per turn of each level.
+
+A match can take hours, so it can keep a record: one JSON line per finished
+game. Run again with the same record, it plays only the games missing.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from game.engine import Game, Rules, Suit, deal
 
@@ -31,6 +36,7 @@ REPORT_EVERY = 20
 class GameRecord:
     """One arena game, from the side of level A."""
 
+    index: int
     deal_seed: int
     a_seat: int
     score: float  # 1 win, 0.5 draw, 0 loss for A
@@ -49,7 +55,7 @@ def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -
     game = Game(deal(deal_seed, (trumps[0], trumps[1]), rules))
     rng = random.Random(f"arena-{index}")
     levels = (a, b) if a_seat == 0 else (b, a)
-    record = GameRecord(deal_seed, a_seat, 0.5, 0, "move cap")
+    record = GameRecord(index, deal_seed, a_seat, 0.5, 0, "move cap")
     while game.outcome is None and game.ply < MAX_PLIES:
         mover = game.position.to_move
         start = time.perf_counter()
@@ -68,18 +74,18 @@ def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -
 def play_match(
     a: str,
     b: str,
-    games: int,
+    games: Iterable[int],
     seconds: float | None,
     rules: Rules,
     workers: int = 1,
 ) -> Iterator[GameRecord]:
-    """Yield the match's games as they finish (on ``workers`` processes)."""
+    """Yield the games numbered ``games`` as they finish (on ``workers`` processes)."""
     if workers <= 1:
-        for index in range(games):
+        for index in games:
             yield play_game(a, b, index, seconds, rules)
         return
     with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(play_game, a, b, i, seconds, rules) for i in range(games)]
+        futures = [pool.submit(play_game, a, b, i, seconds, rules) for i in games]
         for future in as_completed(futures):
             yield future.result()
 
@@ -152,6 +158,31 @@ def report(a: str, b: str, records: list[GameRecord]) -> list[str]:
     ]
 
 
+class RecordError(ValueError):
+    """A match record that cannot be resumed: another match's, or not a record."""
+
+
+def _match_header(a: str, b: str, seconds: float | None, rules: Rules) -> dict[str, object]:
+    return {"a": a, "b": b, "seconds": seconds, "rules": asdict(rules)}
+
+
+def read_record(
+    path: Path, a: str, b: str, seconds: float | None, rules: Rules
+) -> list[GameRecord]:
+    """The games a record holds, checked to belong to this match; none if there is no file."""
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()
+    try:
+        header = json.loads(lines[0]) if lines else None
+        records = [GameRecord(**json.loads(line)) for line in lines[1:] if line.strip()]
+    except (ValueError, TypeError) as error:
+        raise RecordError(f"{path} is not a match record ({error})") from error
+    if header != _match_header(a, b, seconds, rules):
+        raise RecordError(f"{path} records another match: {header}")
+    return records
+
+
 def run(
     a: str,
     b: str,
@@ -160,20 +191,34 @@ def run(
     rules: Rules,
     workers: int,
     say: Callable[[str], None] = print,
+    record: Path | None = None,
 ) -> list[GameRecord]:
     """Play and report a match, saying its progress as games finish.
 
-    Every :data:`REPORT_EVERY` games the report so far is said too, each line marked ``|``.
+    Every :data:`REPORT_EVERY` games the report so far is said too, each line
+    marked ``|``. With ``record``, each game is appended to that file as it
+    finishes, and games already there are not played again.
     """
     records: list[GameRecord] = []
+    if record is not None:
+        records = read_record(record, a, b, seconds, rules)
+        if not records:
+            record.write_text(json.dumps(_match_header(a, b, seconds, rules)) + "\n")
+        else:
+            say(f"  {len(records)} games already in {record}; playing the rest")
+    done = {r.index for r in records}
     start = time.perf_counter()
-    for record in play_match(a, b, games, seconds, rules, workers):
-        records.append(record)
+    missing = [i for i in range(games) if i not in done]
+    for game in play_match(a, b, missing, seconds, rules, workers):
+        records.append(game)
+        if record is not None:
+            with record.open("a") as file:
+                file.write(json.dumps(asdict(game)) + "\n")
         wins = sum(r.score == 1.0 for r in records)
         draws = sum(r.score == 0.5 for r in records)
         say(
-            f"  game {len(records)}/{games}: {a} {('lost', 'drew', 'won')[int(record.score * 2)]}"
-            f" in {record.plies} plies ({record.ending});"
+            f"  game {len(records)}/{games}: {a} {('lost', 'drew', 'won')[int(game.score * 2)]}"
+            f" in {game.plies} plies ({game.ending});"
             f" so far +{wins} ={draws} -{len(records) - wins - draws},"
             f" {time.perf_counter() - start:.0f} s"
         )

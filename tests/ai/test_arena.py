@@ -25,7 +25,7 @@ def test_elo_is_zero_at_an_even_score_and_symmetric():
 
 
 def test_summary_counts_results_and_bounds_a_perfect_score():
-    records = [GameRecord(i // 2, i % 2, 1.0, 40, "empty_hand", [0.1], [0.0]) for i in range(10)]
+    records = [GameRecord(i, i // 2, i % 2, 1.0, 40, "empty_hand", [0.1], [0.0]) for i in range(10)]
     records[0].score = 0.5
     summary = Summary.of(records)
     assert (summary.wins, summary.draws, summary.losses) == (9, 1, 0)
@@ -60,3 +60,30 @@ def test_a_long_match_reports_its_figures_so_far(db, monkeypatch):
 def test_the_command_refuses_an_odd_number_of_games():
     with pytest.raises(CommandError, match="even"):
         call_command("ai_match", a="easy", b="beginner", games=3)
+
+
+def test_a_recorded_match_plays_only_the_games_missing(db, tmp_path):
+    record = tmp_path / "match.jsonl"
+    call_command(
+        "ai_match", a="easy", b="beginner", games=2, deck=24, record=record, stdout=io.StringIO()
+    )
+    assert len(record.read_text().splitlines()) == 1 + 2  # the match, then a line per game
+    out = io.StringIO()
+    call_command("ai_match", a="easy", b="beginner", games=4, deck=24, record=record, stdout=out)
+    text = out.getvalue()
+    assert "2 games already in" in text
+    assert "game 3/4" in text and "game 1/4" not in text
+    assert "easy vs beginner: 4 games (2 deals, seats swapped)" in text
+    assert len(record.read_text().splitlines()) == 1 + 4
+
+
+def test_a_record_of_another_match_is_refused(db, tmp_path):
+    record = tmp_path / "match.jsonl"
+    call_command(
+        "ai_match", a="easy", b="beginner", games=2, deck=24, record=record, stdout=io.StringIO()
+    )
+    with pytest.raises(CommandError, match="another match"):
+        call_command("ai_match", a="medium", b="beginner", games=2, deck=24, record=record)
+    record.write_text("not json\n")
+    with pytest.raises(CommandError, match="not a match record"):
+        call_command("ai_match", a="easy", b="beginner", games=2, deck=24, record=record)

@@ -1,12 +1,13 @@
-"""``manage.py ai_match --a hard --b medium --games 200 --seconds 0.5 [--deck 36]``."""
+"""``manage.py ai_match --a hard --b medium --games 200 --seconds 0.5 [--deck 36] [--record F]``."""
 
 from argparse import ArgumentParser
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from game.ai import LEVELS
-from game.ai.arena import run
+from game.ai.arena import RecordError, run
 from game.engine import Rules
 
 
@@ -28,18 +29,27 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workers", type=int, default=1, help="games played at once, one process each"
         )
+        parser.add_argument(
+            "--record",
+            type=Path,
+            help="a file to keep each finished game in; run again to play only the games missing",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = options["games"]
         if games < 2 or games % 2:
             raise CommandError("--games must be an even number, at least 2 (each deal twice)")
         rules = Rules(deck=options["deck"], must_beat=options["must_beat"])
-        run(
-            options["a"],
-            options["b"],
-            games,
-            options["seconds"],
-            rules,
-            options["workers"],
-            say=lambda line: self.stdout.write(line),
-        )
+        try:
+            run(
+                options["a"],
+                options["b"],
+                games,
+                options["seconds"],
+                rules,
+                options["workers"],
+                say=lambda line: self.stdout.write(line),
+                record=options["record"],
+            )
+        except RecordError as error:
+            raise CommandError(str(error)) from error
