@@ -218,7 +218,7 @@ def run(
         draws = sum(r.score == 0.5 for r in records)
         say(
             f"  game {len(records)}/{games}: {a} {('lost', 'drew', 'won')[int(game.score * 2)]}"
-            f" in {game.plies} plies ({game.ending});"
+            f" deal {game.deal_seed} in seat {game.a_seat}, in {game.plies} plies ({game.ending});"
             f" so far +{wins} ={draws} -{len(records) - wins - draws},"
             f" {time.perf_counter() - start:.0f} s"
         )
