@@ -31,6 +31,8 @@ MATE = 1_000_000
 PROVEN = MATE - 10_000
 INFINITY = MATE + 1
 COMPLETE = 1 << 30
+#: No score in the subtree rested on a position earlier on the path.
+NO_RETURN = 1 << 30
 #: Ordering bonus of a turn that leaves the opponent a card they cannot beat.
 FORCING = 1 << 30
 
@@ -84,7 +86,11 @@ class AlphaBeta:
         self.evaluate = evaluate
         # The least count a position takes on entering the search path. The rules draw at a
         # third arising; a prover may draw at the first return to a position (see prove()).
+        self._first_return = first_return_draws
         self._entered = 2 if first_return_draws else 1
+        # With first-return draws, the ply of each position on the path: a score that rests
+        # only on returns to the node itself or below it holds whatever the path above.
+        self._on_path: dict[Key, int] = {}
         # A draw scores -contempt for the side to move at the root (+contempt for the other):
         # a player who thinks itself stronger steers away from repetitions.
         self.contempt = contempt
@@ -98,7 +104,9 @@ class AlphaBeta:
         self.move_history = [0] * (TAKE_CODE + 1)
         self.nodes = 0
         self.deadline = float("inf")
-        self._repetitions = 0
+        # The lowest ply on the path a draw by repetition in the current subtree depended on:
+        # a subtree whose scores rest on nodes above it is not stored (graph-history interaction).
+        self._returned_to = NO_RETURN
         self._horizon = 0
 
     def search(
@@ -119,14 +127,14 @@ class AlphaBeta:
         result = SearchResult(0, moves[:1], 0, 0, 0.0, False)
         for depth in range(1, max_depth + 1):
             iteration_start = time.perf_counter()
-            self._repetitions = self._horizon = 0
+            self._returned_to, self._horizon = NO_RETURN, 0
             try:
                 scores = self._root(position, moves, depth)
             except TimeUp:
                 break
             best_score = max(scores.values())
             best = [m for m in moves if scores.get(m) == best_score]
-            complete = self._horizon == 0 and self._repetitions == 0 and not self.contempt
+            complete = self._horizon == 0 and self._returned_to == NO_RETURN and not self.contempt
             exact = is_proven(best_score) or complete
             result = SearchResult(best_score, best, depth, self.nodes, 0.0, exact, scores)
             moves.sort(key=lambda m: -scores.get(m, -INFINITY))
@@ -144,6 +152,8 @@ class AlphaBeta:
         key = position.key
         arisen = self._seen.get(key, 0)
         self._seen[key] = max(arisen, self._entered)
+        if self._first_return:
+            self._on_path[key] = 0
         scores: dict[Move, int] = {}
         best = -INFINITY
         try:
@@ -156,6 +166,7 @@ class AlphaBeta:
                 best = max(best, score)
         finally:
             self._seen[key] = arisen
+            self._on_path.pop(key, None)
         return scores
 
     def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -170,7 +181,11 @@ class AlphaBeta:
         key = position.key
         arisen = self._seen.get(key, 0)
         if arisen >= 2:
-            self._repetitions += 1
+            if not self._first_return:
+                self._returned_to = -1  # the rules' count mixes the game's history and the path
+            elif key in self._on_path:
+                self._returned_to = min(self._returned_to, self._on_path[key])
+            # (else a position the game itself saw twice: a draw on any path)
             return self._draw_for[position.to_move]
         if depth <= 0:
             self._horizon += 1
@@ -195,9 +210,11 @@ class AlphaBeta:
         original_alpha = alpha
         best_score = -INFINITY
         best_move = moves[0]
-        repetitions = self._repetitions
+        returned_to, self._returned_to = self._returned_to, NO_RETURN
         horizon = self._horizon
         self._seen[key] = max(arisen + 1, self._entered)
+        if self._first_return:
+            self._on_path[key] = ply
         try:
             for move in moves:
                 score = -self._negamax(
@@ -212,8 +229,12 @@ class AlphaBeta:
                             break
         finally:
             self._seen[key] = arisen
+            if self._first_return:
+                del self._on_path[key]
 
-        if self._repetitions == repetitions:
+        closed = self._returned_to >= ply
+        self._returned_to = min(returned_to, self._returned_to)
+        if closed:
             bound = (
                 _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
             )
@@ -307,6 +328,7 @@ def prove(
     for searcher in (pessimist, optimist):
         searcher.deadline = deadline
         searcher._seen[key] = max(searcher._seen.get(key, 0), searcher._entered)
+        searcher._on_path[key] = 0
     moves = list(position.legal_moves())
     children = [position.play_unchecked(m) for m in moves]
 
