@@ -150,10 +150,7 @@ class AlphaBeta:
     def _root(self, position: Position, moves: list[Move], depth: int) -> dict[Move, int]:
         """Score every root turn at ``depth`` (a full window past the best, for a true PV list)."""
         key = position.key
-        arisen = self._seen.get(key, 0)
-        self._seen[key] = max(arisen, self._entered)
-        if self._first_return:
-            self._on_path[key] = 0
+        arisen = self._enter_root(key)
         scores: dict[Move, int] = {}
         best = -INFINITY
         try:
@@ -168,6 +165,14 @@ class AlphaBeta:
             self._seen[key] = arisen
             self._on_path.pop(key, None)
         return scores
+
+    def _enter_root(self, key: Key) -> int:
+        """Put the root on the search path; return its arisings before, to restore them."""
+        arisen = self._seen.get(key, 0)
+        self._seen[key] = max(arisen, self._entered)
+        if self._first_return:
+            self._on_path[key] = 0
+        return arisen
 
     def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -327,8 +332,7 @@ def prove(
     key = position.key
     for searcher in (pessimist, optimist):
         searcher.deadline = deadline
-        searcher._seen[key] = max(searcher._seen.get(key, 0), searcher._entered)
-        searcher._on_path[key] = 0
+        searcher._enter_root(key)
     moves = list(position.legal_moves())
     children = [position.play_unchecked(m) for m in moves]
 
