@@ -24,6 +24,7 @@ from .moves import TAKE, Move
 from .notation import position_from_json, position_to_json
 from .position import LegalMoves, Outcome, Position, PositionKey, Termination
 from .rules import Rules
+from .state import GameState
 
 
 def legal_moves(position: dict[str, Any]) -> list[str]:
@@ -43,6 +44,7 @@ __all__ = [
     "CardSet",
     "EngineError",
     "Game",
+    "GameState",
     "IllegalMoveError",
     "LegalMoves",
     "Move",

@@ -19,9 +19,9 @@ from types import MappingProxyType
 from .errors import IllegalMoveError
 from .moves import Move
 from .position import LegalMoves, Outcome, Position, PositionKey, Termination
+from .state import REPETITION_LIMIT, GameState, judge
 
-#: A position arising this many times draws the game.
-REPETITION_LIMIT = 3
+__all__ = ["REPETITION_LIMIT", "Game"]
 
 
 class Game:
@@ -78,10 +78,12 @@ class Game:
 
     @property
     def outcome(self) -> Outcome | None:
-        outcome = self.position.outcome
-        if outcome is None and self._seen[self.position.key] >= REPETITION_LIMIT:
-            return Outcome(Termination.REPETITION)
-        return outcome
+        return judge(self.position, self._seen[self.position.key])
+
+    @property
+    def state(self) -> GameState:
+        """What going on from here needs: the position, the ply and the repetition counts."""
+        return GameState(self.position, MappingProxyType(dict(self._seen)), self.ply)
 
     def legal_moves(self) -> LegalMoves:
         if self.outcome is not None:

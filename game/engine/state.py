@@ -1,0 +1,130 @@
+"""A game's state: the position now, the turns played, and how often each position has arisen.
+
+That is all the rules need to go on playing a game without its log. A server
+keeps it beside the stored move log, so that a turn costs one position, not a
+replay of the whole game (the log stays the truth: replaying it gives the same
+state, see :attr:`.Game.state`).
+
+>>> from game.engine import Suit, deal
+>>> state = GameState.start(deal(7, (Suit.S, Suit.H)))
+>>> after = state.play(state.legal_moves()[0])
+>>> after.ply, state.ply
+(1, 0)
+>>> GameState.from_json(after.to_json()) == after
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .cards import CARD_NAMES, Card
+from .errors import IllegalMoveError, NotationError
+from .moves import Move
+from .notation import position_from_json, position_to_json
+from .position import LegalMoves, Outcome, Position, PositionKey, Termination
+
+#: A position arising this many times draws the game.
+REPETITION_LIMIT = 3
+
+
+def judge(position: Position, times_seen: int) -> Outcome | None:
+    """How a game stands at ``position``, reached for the ``times_seen``-th time."""
+    outcome = position.outcome
+    if outcome is None and times_seen >= REPETITION_LIMIT:
+        return Outcome(Termination.REPETITION)
+    return outcome
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """An immutable value: :meth:`play` returns the state after a turn."""
+
+    position: Position
+    #: Each position's key and how many times it has arisen (the current one included).
+    seen: Mapping[PositionKey, int] = field(compare=True)
+    ply: int = 0
+
+    @classmethod
+    def start(cls, position: Position) -> GameState:
+        return cls(position, MappingProxyType({position.key: 1}), 0)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return judge(self.position, self.seen[self.position.key])
+
+    def legal_moves(self) -> LegalMoves:
+        if self.outcome is not None:
+            return LegalMoves(0, 0, False)
+        return self.position.legal_moves()
+
+    def play(self, move: Move | str) -> GameState:
+        """The state after a turn; raises :class:`IllegalMoveError` saying why not."""
+        if self.outcome is not None and self.outcome.termination is Termination.REPETITION:
+            raise IllegalMoveError(f"{move}: the game is over (drawn by repetition)")
+        after = self.position.play(move)
+        seen = dict(self.seen)
+        seen[after.key] = seen.get(after.key, 0) + 1
+        return GameState(after, MappingProxyType(seen), self.ply + 1)
+
+    def repetitions(self) -> int:
+        """How many times the current position has arisen."""
+        return self.seen[self.position.key]
+
+    # -- JSON, for storing beside the log ----------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"position": RULES.md JSON, "ply": n, "seen": {key: count}}``; a draw by the last
+        card, which RULES.md's JSON cannot say, adds ``"last_card": true``."""
+        data: dict[str, Any] = {
+            "position": position_to_json(self.position),
+            "ply": self.ply,
+            "seen": {_key_text(key): count for key, count in self.seen.items()},
+        }
+        if self.position.drawn_by_last_card:
+            data["last_card"] = True
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameState:
+        """Read what :meth:`to_json` wrote; raises :class:`NotationError` on anything else."""
+        if not isinstance(data, dict) or not isinstance(data.get("seen"), dict):
+            raise NotationError("a game state must be an object with position, ply and seen")
+        position = position_from_json(data.get("position"))
+        if data.get("last_card") is True:
+            position = _with_last_card_draw(position)
+        ply = data.get("ply")
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise NotationError(f"ply must be a whole number, not {ply!r}")
+        seen = {}
+        for text, count in data["seen"].items():
+            if not isinstance(count, int) or count < 1:
+                raise NotationError(f"position {text!r} is counted {count!r} times")
+            seen[_key_from_text(text)] = count
+        if position.key not in seen:
+            raise NotationError("the current position is not counted in seen")
+        return cls(position, MappingProxyType(seen), ply)
+
+
+def _with_last_card_draw(position: Position) -> Position:
+    return Position(
+        position.trumps, position.hands, position.pile, position.to_move, position.rules, True
+    )
+
+
+def _key_text(key: PositionKey) -> str:
+    """``hand0.hand1.pile.to_move``: hands as hex bitmasks, the pile as card names."""
+    (h0, h1), pile, to_move = key
+    return f"{h0:x}.{h1:x}.{''.join(CARD_NAMES[c] for c in pile)}.{to_move}"
+
+
+def _key_from_text(text: Any) -> PositionKey:
+    try:
+        h0, h1, pile, to_move = str(text).split(".")
+        cards = tuple(Card.parse(pile[i : i + 2]) for i in range(0, len(pile), 2))
+        return (int(h0, 16), int(h1, 16)), cards, int(to_move)
+    except ValueError:
+        raise NotationError(f"{text!r} is not a position key") from None
