@@ -1,0 +1,1010 @@
+"""A load generator for the live game: many pairs of players playing at once against a real server.
+
+``manage.py loadtest --url http://127.0.0.1:8000 --games 500 --think 0.5-1 --seconds 60`` runs it.
+Every pair plays as two browsers would, through the site's own URLs:
+
+1. **Players.** By default each one signs up over HTTP (``load-<run>-<n>``; an existing name logs
+   in instead), with a cookie jar of its own. That is the honest path but a slow one: each
+   sign-up hashes a password on the server (a few hundred ms of its CPU), so 1,000 players take
+   minutes. ``--players db`` creates them in bulk through the ORM (one password hash for all) and
+   mints their login sessions with Django's session machinery; that only works when this command
+   runs with the server's own settings and database, and it skips nothing that is measured: from
+   there on, every game, move and socket goes through the real server.
+2. **Games.** One player posts a seek (``/play/seek/``), the other joins it with another trump
+   (``/games/<id>/join/``); the games start spread over ``--ramp`` seconds. When a game ends, its
+   first player asks for a rematch and the second follows it (they must land on the same game), so
+   the load stays at N games.
+3. **Sockets.** Both players open ``/ws/games/<id>/`` with their session cookie and an ``Origin``
+   matching the URL, and wait for the table each socket sends on connect; how long opening all
+   sockets took is reported.
+4. **Moves.** The player to move reads the playable cards from its latest table (the hidden
+   ``move`` inputs of the forms, and the beating cards' ``?beater=`` links), thinks a random time
+   in ``--think``, and posts the move as the table's htmx form does (``ply``, ``move``, the CSRF
+   token). A beat first GETs ``?beater=XX`` to list the second cards, as the browser does; that
+   GET is timed too. The **relay** is the time from sending the POST to the *opponent's* socket
+   delivering a table whose ``data-ply`` shows the new ply; one that has not come within
+   ``--relay-timeout`` is a lost relay (the opponent then reloads its table and play goes on).
+5. **The end.** At the deadline the players stop, the last relays land, every game's table is
+   fetched once more over HTTP and each socket's last table must carry the same ``data-version``.
+   Then optional ``final_checks`` (callables given the game ids) may check the stored games; the
+   test in ``tests/web/test_loadtest.py`` passes :func:`database_checks`.
+
+One asyncio loop drives everything (aiohttp for HTTP and websockets); per message the client only
+runs a few regular expressions on the ``#table`` tag, so that it is not the bottleneck. Its own CPU
+is reported beside the server's (``--pid``, read from ``/proc/<pid>/stat``) so a reader can tell.
+Only loopback addresses are accepted, and a run is bounded in players and in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import math
+import os
+import random
+import re
+import resource
+import secrets
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+import aiohttp
+from multidict import CIMultiDictProxy
+from yarl import URL
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+MAX_GAMES = 1000
+MAX_SECONDS = 600.0
+#: Sign-ups over HTTP at once: each costs the server a password hash, so more only queue up.
+SIGN_UP_CONCURRENCY = 8
+#: A match that fails this many turns in a row stops (its errors are counted), rather than spin.
+MAX_FAILURES_IN_A_ROW = 5
+
+# Only the ``#table`` tag is read from every message: the first matching ``<div>`` start tag.
+TABLE_TAG = re.compile(r'<div\b[^>]*\bid="table"[^>]*>')
+PLY = re.compile(r'\bdata-ply="(\d+)"')
+VERSION = re.compile(r'\bdata-version="(\d+)"')
+STATUS = re.compile(r'\bdata-status="([a-z]*)"')
+MOVE_INPUT = re.compile(r'<input\b[^>]*\bname="move"[^>]*>')
+VALUE = re.compile(r'\bvalue="([^"]*)"')
+BEATER = re.compile(r"[?&]beater=([0-9A-Za-z]{2,3})\b")
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+ERROR_NOTICE = re.compile(r'class="notice notice--error"[^>]*>(.*?)</', re.S)
+GAME_URL = re.compile(r"/games/(\d+)/")
+
+
+class LoadTestError(Exception):
+    """A run that cannot start: a bad argument, a refused host, a set-up that failed."""
+
+
+# --- Figures -----------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0 to 100) of ``values``, interpolating between neighbours (as
+    numpy's default does); NaN for no values.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 50)
+    2.5
+    >>> percentile([5.0], 99)
+    5.0
+    """
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+@dataclass(frozen=True, slots=True)
+class Latency:
+    """A latency's distribution, in milliseconds."""
+
+    count: int
+    p50: float
+    p95: float
+    p99: float
+    max: float
+
+    @classmethod
+    def of(cls, seconds: Sequence[float]) -> Latency:
+        """The figures of samples given in seconds."""
+        ms = [s * 1000 for s in seconds]
+        return cls(
+            count=len(ms),
+            p50=percentile(ms, 50),
+            p95=percentile(ms, 95),
+            p99=percentile(ms, 99),
+            max=max(ms) if ms else math.nan,
+        )
+
+
+@dataclass
+class Report:
+    """What a run measured; :meth:`format` prints it, :func:`dataclasses.asdict` gives JSON."""
+
+    url: str
+    games: int
+    think: tuple[float, float]
+    players_via: str
+    seconds: float
+    moves: int
+    moves_per_second: float
+    post: Latency
+    relay: Latency
+    beater_get: Latency
+    socket_connect: Latency
+    sockets_opened: int
+    sockets_open_seconds: float
+    games_started: int
+    games_finished: int
+    errors: dict[str, int]
+    client_cpu_seconds: float
+    server_cpu_seconds: dict[str, float]
+    load_average_start: tuple[float, float, float]
+    load_average_end: tuple[float, float, float]
+    set_up_seconds: float
+    game_ids: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    def format(self) -> str:
+        """The final report as a small text table."""
+
+        def row(name: str, lat: Latency) -> str:
+            return (
+                f"  {name:<16}{lat.count:>8}{lat.p50:>10.1f}{lat.p95:>10.1f}"
+                f"{lat.p99:>10.1f}{lat.max:>10.1f}"
+            )
+
+        busy = self.seconds or math.nan
+        lines = [
+            f"Load test against {self.url}: {self.games} games, think "
+            f"{self.think[0]:g}-{self.think[1]:g} s, players via {self.players_via}",
+            f"  set-up {self.set_up_seconds:.1f} s; {self.sockets_opened} sockets open (each with "
+            f"its table) in {self.sockets_open_seconds:.2f} s",
+            f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
+            f"games started {self.games_started}, finished {self.games_finished}",
+            f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
+            row("POST move", self.post),
+            row("relay", self.relay),
+            row("GET beater", self.beater_get),
+            row("socket connect", self.socket_connect),
+            f"  errors: {self.error_count}"
+            + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
+            f"  client CPU {self.client_cpu_seconds:.1f} s ({self.client_cpu_seconds / busy:.0%}"
+            " of a core)",
+        ]
+        if self.server_cpu_seconds:
+            total = sum(self.server_cpu_seconds.values())
+            each = ", ".join(f"pid {pid} {s:.1f} s" for pid, s in self.server_cpu_seconds.items())
+            lines.append(f"  server CPU {total:.1f} s ({total / busy:.0%} of a core): {each}")
+        lines.append(
+            "  load average at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
+                *self.load_average_start, *self.load_average_end
+            )
+        )
+        lines += [f"  problem: {p}" for p in self.problems[:20]]
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["error_count"] = self.error_count
+        return json.dumps(data, indent=2, default=str)
+
+
+def sorted_errors(errors: dict[str, int]) -> list[tuple[str, int]]:
+    return sorted(errors.items(), key=lambda item: (-item[1], item[0]))
+
+
+@dataclass
+class Stats:
+    """The samples and counters of a run, shared by every match."""
+
+    post: list[float] = field(default_factory=list)
+    relay: list[float] = field(default_factory=list)
+    beater_get: list[float] = field(default_factory=list)
+    connect: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    moves: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    first_socket_started: float = math.inf
+    last_first_table: float = 0.0
+    sockets_opened: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+
+# --- CPU and the host --------------------------------------------------------------------------
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU of process ``pid`` (all its threads) from ``/proc/<pid>/stat``."""
+    with open(f"/proc/{pid}/stat") as stat:
+        text = stat.read()
+    fields = text[text.rindex(")") + 2 :].split()  # the name may hold spaces: skip past it
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's open-files limit to its hard limit: each socket is a file."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
+
+
+def check_loopback(url: str) -> str:
+    """``url`` without a trailing slash, if it is http(s) on a loopback host; else refuse."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise LoadTestError(f"--url must start with http:// or https://; got {url!r}")
+    if parts.hostname not in LOOPBACK_HOSTS:
+        raise LoadTestError(
+            f"the load test only runs against this machine (127.0.0.1, localhost, ::1); "
+            f"got {parts.hostname!r}"
+        )
+    return url.rstrip("/")
+
+
+def parse_think(text: str) -> tuple[float, float]:
+    """``"0.5-1"`` → ``(0.5, 1.0)``; a single number is a fixed time."""
+    try:
+        low, _, high = text.partition("-")
+        pair = (float(low), float(high or low))
+    except ValueError:
+        raise LoadTestError(f"--think must look like 0.5-1 (seconds); got {text!r}") from None
+    if pair[0] < 0 or pair[1] < pair[0]:
+        raise LoadTestError(f"--think must be a range low-high of seconds; got {text!r}")
+    return pair
+
+
+# --- The table, as the client reads it -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """One ``#table`` partial: its ply, version and status, and the whole HTML for the moves."""
+
+    ply: int
+    version: int
+    status: str
+    html: str
+    received: float
+
+    def moves(self) -> tuple[list[str], list[str]]:
+        """The turns this viewer's table offers: the ``move`` values of its forms, and the cards
+        whose ``?beater=`` link lists the second cards of a beat."""
+        values = [m.group(1) for tag in MOVE_INPUT.findall(self.html) if (m := VALUE.search(tag))]
+        return values, list(dict.fromkeys(BEATER.findall(self.html)))
+
+    def error(self) -> str | None:
+        """The message of a refused input, if the partial carries one."""
+        match = ERROR_NOTICE.search(self.html)
+        return html.unescape(match.group(1).strip()) if match else None
+
+
+def read_table(text: str, received: float) -> TableView | None:
+    """The table in a socket message or an HTTP answer, or ``None`` if it holds none."""
+    tag = TABLE_TAG.search(text)
+    if tag is None:
+        return None
+    head = tag.group(0)
+    ply, version, status = PLY.search(head), VERSION.search(head), STATUS.search(head)
+    if ply is None or version is None:
+        return None
+    return TableView(
+        int(ply.group(1)), int(version.group(1)), status.group(1) if status else "", text, received
+    )
+
+
+# --- Configuration -----------------------------------------------------------------------------
+
+
+#: A check run after the play on the ids of every game played and, for the games still open at
+#: the end, the ``data-version`` of each player's last socket table; it returns problems.
+FinalCheck = Callable[[Sequence[int], Mapping[int, Sequence[int]]], Iterable[str]]
+#: Not like the player's name: Django's similarity check would refuse it.
+PASSWORD = "tumbleweed-lantern-quorum-42"
+
+
+@dataclass
+class Config:
+    """One run's settings; :meth:`check` refuses what the run must not do."""
+
+    url: str
+    games: int = 50
+    think: tuple[float, float] = (0.5, 1.0)
+    seconds: float = 60.0
+    ramp: float = 5.0
+    deck: int = 36
+    players_via: str = "http"  # or "db": bulk through the ORM, same settings as the server
+    relay_timeout: float = 10.0
+    http_timeout: float = 30.0
+    set_up_timeout: float = 300.0
+    progress_every: float = 2.0
+    take_chance: float = 0.1  # how often a player takes when it could play: keeps games finite
+    pids: list[int] = field(default_factory=list)
+    run_id: str = field(default_factory=lambda: secrets.token_hex(3))
+    seed: int | None = None
+    #: Run after the play, outside the event loop, on the ids of every game played; each returns
+    #: problems (strings), counted as errors. The live path's own checks plug in here.
+    final_checks: list[FinalCheck] = field(default_factory=list)
+    out: TextIO = sys.stdout
+
+    def check(self) -> None:
+        self.url = check_loopback(self.url)
+        if not 1 <= self.games <= MAX_GAMES:
+            raise LoadTestError(f"--games must be between 1 and {MAX_GAMES}")
+        if not 0 < self.seconds <= MAX_SECONDS:
+            raise LoadTestError(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
+        if self.ramp < 0 or self.relay_timeout <= 0:
+            raise LoadTestError("--ramp must not be negative, --relay-timeout must be positive")
+        if self.players_via not in ("http", "db"):
+            raise LoadTestError("--players must be http or db")
+        if self.deck not in (24, 32, 36):
+            raise LoadTestError("--deck must be 24, 32 or 36")
+        for pid in self.pids:
+            if not os.path.exists(f"/proc/{pid}/stat"):
+                raise LoadTestError(f"--pid {pid}: no such process")
+
+    def player_names(self) -> list[str]:
+        return [f"load-{self.run_id}-{n}" for n in range(2 * self.games)]
+
+
+# --- Players -------------------------------------------------------------------------------------
+
+
+def make_players_in_db(names: Sequence[str], password: str) -> dict[str, str]:
+    """Create the players that are missing in one bulk insert and log each in by minting a
+    session; returns each name's session key. Needs the server's own database and settings."""
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+    from django.utils.module_loading import import_string
+
+    user_model = get_user_model()
+    session_store = import_string(settings.SESSION_ENGINE + ".SessionStore")
+    hashed = make_password(password)  # one hash for every player: it is the slow part
+    with transaction.atomic():
+        existing = set(
+            user_model.objects.filter(username__in=names).values_list("username", flat=True)
+        )
+        user_model.objects.bulk_create(
+            [user_model(username=name, password=hashed) for name in names if name not in existing]
+        )
+        keys: dict[str, str] = {}
+        for user in user_model.objects.filter(username__in=names):
+            session = session_store()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            keys[user.username] = session.session_key
+    return keys
+
+
+def database_checks(
+    game_ids: Sequence[int], socket_versions: Mapping[int, Sequence[int]]
+) -> list[str]:
+    """Check the stored games after a run (same database as the server): each socket's last
+    table carried the game's stored ``version``, the move log replays, and, where the live path
+    keeps the position with the game, the stored position is the replayed log's."""
+    from game import selectors
+    from game.models import Game
+
+    # The live-path redesign renames ``replay`` to ``history_of`` and adds ``check_state``
+    # (stored position == replayed log): use what this tree has.
+    history = getattr(selectors, "history_of", None) or getattr(selectors, "replay")  # noqa: B009
+    check_state = getattr(selectors, "check_state", None)
+    problems = []
+    for game in Game.objects.filter(pk__in=game_ids).order_by("pk"):
+        seen = socket_versions.get(game.pk, [])
+        if any(version != game.version for version in seen):
+            problems.append(f"game {game.pk}: version {game.version}, sockets saw {list(seen)}")
+        try:
+            history(game)
+        except ValueError as error:
+            problems.append(f"game {game.pk}: its move log does not replay: {error}")
+            continue
+        if check_state is not None and not check_state(game):
+            problems.append(f"game {game.pk}: the stored position is not the replayed log's")
+    return problems
+
+
+class Player:
+    """One person: a cookie jar, a CSRF token, and at most one open game socket."""
+
+    def __init__(self, run: Run, name: str, session: aiohttp.ClientSession) -> None:
+        self.run = run
+        self.name = name
+        self.http = session
+        self.csrf = ""
+        self.game_id = 0
+        self.table: TableView | None = None  # the newest table from any source
+        self.socket_version = -1  # the version of the last table the socket delivered
+        self.socket_ply = -1  # the highest ply a socket table showed, and when it came
+        self.socket_ply_received = 0.0
+        self.changed = asyncio.Event()
+        self._awaited: tuple[int, asyncio.Future[float]] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._closing = False
+
+    # HTTP ------------------------------------------------------------------------------------
+
+    async def request(
+        self, method: str, path: str, kind: str, *, htmx: bool = True, **kwargs: Any
+    ) -> tuple[int, str, CIMultiDictProxy[str]]:
+        """One request (redirects not followed): its status, text and headers; or, when it
+        fails on the way, the error counted under ``kind`` and :class:`Failed` raised."""
+        headers = {"HX-Request": "true"} if htmx else {}
+        try:
+            async with self.http.request(
+                method, self.run.url + path, headers=headers, allow_redirects=False, **kwargs
+            ) as answer:
+                text = await answer.text()
+                return answer.status, text, answer.headers
+        except TimeoutError:
+            self.run.stats.error(f"timeout: {kind}")
+        except aiohttp.ClientError as error:
+            self.run.stats.error(f"{type(error).__name__}: {kind}")
+        raise Failed(kind)
+
+    async def post(
+        self, path: str, kind: str, data: dict[str, str], htmx: bool = True
+    ) -> tuple[int, str, CIMultiDictProxy[str]]:
+        """A form's POST, with the CSRF token its page carries."""
+        return await self.request(
+            "POST", path, kind, htmx=htmx, data={"csrfmiddlewaretoken": self.csrf, **data}
+        )
+
+    async def log_in(self, password: str) -> None:
+        """Sign up over HTTP, or log in if the name is taken; then read a CSRF token."""
+        _, page, _ = await self.request("GET", "/accounts/signup/", "GET sign-up", htmx=False)
+        self.csrf = _csrf(page)
+        status, page, _ = await self.post(
+            "/accounts/signup/",
+            "POST sign-up",
+            {"username": self.name, "password1": password, "password2": password, "email": ""},
+            htmx=False,
+        )
+        if status != 302:
+            _, page, _ = await self.request("GET", "/accounts/login/", "GET login", htmx=False)
+            self.csrf = _csrf(page)
+            status, page, _ = await self.post(
+                "/accounts/login/",
+                "POST login",
+                {"username": self.name, "password": password},
+                htmx=False,
+            )
+            if status != 302:
+                raise LoadTestError(f"{self.name} could neither sign up nor log in ({status})")
+        await self.read_csrf()
+
+    async def read_csrf(self) -> None:
+        """The lobby's form token, as a page the player has open would carry."""
+        status, page, _ = await self.request("GET", "/play/", "GET lobby", htmx=False)
+        if status != 200:
+            raise LoadTestError(f"{self.name}: the lobby answered {status}")
+        self.csrf = _csrf(page)
+
+    async def refresh(self) -> TableView | None:
+        """Reload the table partial, as a person pressing reload would."""
+        status, html, _ = await self.request("GET", f"/games/{self.game_id}/", "GET table")
+        if status != 200:
+            self.run.stats.error(f"HTTP {status}: GET table")
+            return None
+        return self.see(read_table(html, self.run.clock()))
+
+    def see(self, table: TableView | None) -> TableView | None:
+        """Keep ``table`` if it is newer than the one the player has."""
+        if table is not None and (self.table is None or table.version >= self.table.version):
+            self.table = table
+            self.changed.set()
+        return table
+
+    # The socket ------------------------------------------------------------------------------
+
+    async def open_socket(self, game_id: int) -> None:
+        """Open the game's socket and wait for the table it sends on connect."""
+        await self.close_socket()
+        self.game_id, self.table = game_id, None
+        self.socket_version, self.socket_ply = -1, -1
+        self._closing = False
+        started = self.run.clock()
+        first: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._reader = asyncio.create_task(self._read(game_id, started, first))
+        try:
+            arrived = await asyncio.wait_for(asyncio.shield(first), self.run.config.http_timeout)
+        except TimeoutError:
+            self.run.stats.error("timeout: socket's first table")
+            raise Failed("socket") from None
+        stats = self.run.stats
+        stats.connect.append(arrived - started)
+        stats.sockets_opened += 1
+        stats.first_socket_started = min(stats.first_socket_started, started)
+        stats.last_first_table = max(stats.last_first_table, arrived)
+
+    async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
+        """Read the socket until it is closed; a close the player did not ask for is an error,
+        and the socket reconnects (as htmx's extension does) a second later."""
+        run = self.run
+        url = run.ws_url + f"/ws/games/{game_id}/"
+        while not self._closing:
+            try:
+                async with self.http.ws_connect(
+                    url, headers={"Origin": run.url}, autoping=True, max_msg_size=0
+                ) as ws:
+                    self._ws = ws
+                    async for message in ws:
+                        if message.type == aiohttp.WSMsgType.TEXT:
+                            self._on_message(message.data, first)
+                    problem = f"socket closed by the server: code {ws.close_code}"
+            except aiohttp.WSServerHandshakeError as error:
+                problem = f"socket refused: HTTP {error.status}"
+            except (aiohttp.ClientError, TimeoutError) as error:
+                problem = f"socket failed: {type(error).__name__}"
+            self._ws = None
+            if self._closing:
+                return
+            run.stats.error(problem)
+            await asyncio.sleep(1)
+
+    def _on_message(self, text: str, first: asyncio.Future[float]) -> None:
+        now = self.run.clock()
+        table = read_table(text, now)
+        if table is None:
+            return  # a chat line
+        if not first.done():
+            first.set_result(now)
+        if table.version > self.socket_version:
+            self.socket_version = table.version
+        if table.ply > self.socket_ply:
+            self.socket_ply, self.socket_ply_received = table.ply, now
+        self.see(table)
+        if self._awaited is not None and table.ply >= self._awaited[0]:
+            future = self._awaited[1]
+            if not future.done():
+                future.set_result(now)
+            self._awaited = None
+
+    async def socket_shows(self, ply: int, deadline: float) -> float | None:
+        """When the socket delivered a table at ``ply`` or later, or ``None`` by ``deadline``."""
+        if self.socket_ply >= ply:  # it came before the mover's POST had its answer
+            return self.socket_ply_received
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._awaited = (ply, future)
+        try:
+            return await asyncio.wait_for(future, max(0.0, deadline - self.run.clock()))
+        except TimeoutError:
+            return None
+        finally:
+            self._awaited = None
+
+    async def close_socket(self) -> None:
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.gather(self._reader, return_exceptions=True)
+            self._reader = None
+
+
+class Failed(Exception):
+    """A step failed; its error is counted already."""
+
+
+def _csrf(page: str) -> str:
+    match = CSRF.search(page)
+    if match is None:
+        raise LoadTestError("no CSRF token on the page: is this the Your Trumps site?")
+    return match.group(1)
+
+
+# --- A pair of players and their games -----------------------------------------------------------
+
+
+TRUMPS = ("S", "H", "D", "C")
+
+
+class Match:
+    """Two players playing one game after another until the run stops."""
+
+    def __init__(self, run: Run, first: Player, second: Player) -> None:
+        self.run = run
+        self.players = (first, second)
+        self.game_ids: list[int] = []
+
+    async def start_game(self) -> None:
+        """A seek by the first player, joined by the second; then both sockets."""
+        first, second = self.players
+        trumps = self.run.rng.sample(TRUMPS, 2)
+        status, _, headers = await first.post(
+            "/play/seek/",
+            "POST seek",
+            {"trump": trumps[0], "deck": str(self.run.config.deck), "clock": ""},
+            htmx=False,
+        )
+        game = GAME_URL.search(headers.get("Location", "")) if status == 302 else None
+        if game is None:
+            self.run.stats.error(f"HTTP {status}: POST seek")
+            raise Failed("seek")
+        game_id = int(game.group(1))
+        status, _, headers = await second.post(
+            f"/games/{game_id}/join/", "POST join", {"trump": trumps[1]}
+        )
+        if status not in (204, 302):
+            self.run.stats.error(f"HTTP {status}: POST join")
+            raise Failed("join")
+        await self.open(game_id)
+
+    async def open(self, game_id: int) -> None:
+        self.game_ids.append(game_id)
+        self.run.stats.games_started += 1
+        await asyncio.gather(*(p.open_socket(game_id) for p in self.players))
+
+    async def rematch(self) -> None:
+        """Both players ask for a rematch, one after the other: they must get the same game."""
+        game_id = self.game_ids[-1]
+        found = []
+        for player in self.players:
+            status, _, headers = await player.post(f"/games/{game_id}/rematch/", "POST rematch", {})
+            target = headers.get("HX-Redirect") or headers.get("Location") or ""
+            match = GAME_URL.search(target)
+            if status not in (204, 302) or match is None:
+                self.run.stats.error(f"HTTP {status}: POST rematch")
+                raise Failed("rematch")
+            found.append(int(match.group(1)))
+        if found[0] != found[1]:
+            self.run.stats.error("rematch: the two players got different games")
+        await self.open(found[0])
+
+    async def play(self) -> None:
+        """Play until the run stops: turns, then a rematch (or a new seek) when a game ends."""
+        run = self.run
+        failures = 0
+        try:
+            await self.start_game()
+            while not run.stopping.is_set() and failures < MAX_FAILURES_IN_A_ROW:
+                try:
+                    over = await self.turn()
+                    failures = 0
+                except Failed:
+                    failures += 1
+                    await self._reload()
+                    continue
+                if over and not run.stopping.is_set():
+                    run.stats.games_finished += 1
+                    await self._next_game()
+            if failures >= MAX_FAILURES_IN_A_ROW:
+                run.stats.error("match stopped after repeated failures")
+        except Failed:
+            run.stats.error("match stopped: could not start a game")
+
+    async def _next_game(self) -> None:
+        table = self.players[0].table
+        if table is not None and table.status == "finished":
+            await self.rematch()
+        else:
+            await self.start_game()
+
+    async def _reload(self) -> None:
+        for player in self.players:
+            with contextlib.suppress(Failed):
+                await player.refresh()
+
+    async def turn(self) -> bool:
+        """Wait for a player's turn, think, play it and wait for the opponent's socket to show it;
+        ``True`` when the game is over."""
+        run = self.run
+        mover = await self._mover()
+        if mover is None:
+            return True
+        opponent = self.players[1] if mover is self.players[0] else self.players[0]
+        await run.sleep(run.rng.uniform(*run.config.think))
+        if run.stopping.is_set():
+            return False
+        table = mover.table
+        assert table is not None
+        notation = await self._choose(mover, table)
+        sent = run.clock()
+        status, html, _ = await mover.post(
+            f"/games/{mover.game_id}/move/",
+            "POST move",
+            {"ply": str(table.ply), "move": notation},
+        )
+        run.stats.post.append(run.clock() - sent)
+        if status != 200:
+            run.stats.error(f"HTTP {status}: POST move")
+            raise Failed("move")
+        answer = mover.see(read_table(html, run.clock()))
+        refused = answer.error() if answer is not None else "no table in the answer"
+        if refused or answer is None or answer.ply != table.ply + 1:
+            run.stats.error(f"refused: {refused or 'the answer shows another ply'}")
+            raise Failed("move")
+        run.stats.moves += 1
+        arrived = await opponent.socket_shows(table.ply + 1, sent + run.config.relay_timeout)
+        if arrived is None:
+            run.stats.error("lost relay: the opponent's socket never showed the move")
+            await opponent.refresh()
+        else:
+            run.stats.relay.append(arrived - sent)
+        return answer.status != "active"
+
+    async def _mover(self) -> Player | None:
+        """The player whose table offers a turn, waiting a while for the tables to come; ``None``
+        when the game is over."""
+        deadline = self.run.clock() + self.run.config.relay_timeout
+        while True:
+            for player in self.players:
+                table = player.table
+                if table is None:
+                    continue
+                if table.status != "active":
+                    return None
+                moves, beaters = table.moves()
+                if moves or beaters:
+                    return player
+            remaining = deadline - self.run.clock()
+            if remaining <= 0:
+                self.run.stats.error("no player's table offers a turn")
+                raise Failed("mover")
+            for player in self.players:
+                player.changed.clear()
+            waits = [asyncio.create_task(p.changed.wait()) for p in self.players]
+            await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waits:
+                wait.cancel()
+
+    async def _choose(self, mover: Player, table: TableView) -> str:
+        """A random legal turn from the table; a beat asks the server for its second cards."""
+        rng = self.run.rng
+        moves, beaters = table.moves()
+        plays = [m for m in moves if m != "take"]
+        could_play = bool(plays or beaters)
+        if "take" in moves and (not could_play or rng.random() < self.run.config.take_chance):
+            return "take"
+        choice = rng.randrange(len(plays) + len(beaters))
+        if choice < len(plays):
+            return plays[choice]
+        beater = beaters[choice - len(plays)]
+        started = self.run.clock()
+        status, html, _ = await mover.request(
+            "GET", f"/games/{mover.game_id}/?beater={beater}", "GET beater"
+        )
+        self.run.stats.beater_get.append(self.run.clock() - started)
+        seconds = read_table(html, self.run.clock()) if status == 200 else None
+        if seconds is None or seconds.ply != table.ply:
+            moved_on = "GET beater: the table moved on"
+            self.run.stats.error(moved_on if status == 200 else f"HTTP {status}: GET beater")
+            raise Failed("beater")
+        beats = [m for m in seconds.moves()[0] if m.startswith(f"{beater}-")]
+        if not beats:
+            self.run.stats.error("GET beater: no second card offered")
+            raise Failed("beater")
+        return rng.choice(beats)
+
+
+# --- The run ------------------------------------------------------------------------------------
+
+
+class Run:
+    """The shared state of one run: its configuration, clock, random numbers and figures."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.url = config.url
+        self.ws_url = "ws" + config.url.removeprefix("http")
+        self.stats = Stats()
+        self.rng = random.Random(config.seed)
+        self.stopping = asyncio.Event()
+        self.clock = asyncio.get_running_loop().time
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep, but wake at once when the run stops."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stopping.wait(), seconds)
+
+    def say(self, line: str) -> None:
+        self.config.out.write(line + "\n")
+        self.config.out.flush()
+
+
+async def _progress(run: Run, started: float) -> None:
+    """A line every few seconds: moves so far, the rate since the last line, errors."""
+    last_moves, last_time = 0, started
+    while not run.stopping.is_set():
+        await run.sleep(run.config.progress_every)
+        now, stats = run.clock(), run.stats
+        rate = (stats.moves - last_moves) / max(now - last_time, 1e-9)
+        recent = stats.relay[-200:]
+        run.say(
+            f"  {now - started:5.0f} s  sockets {stats.sockets_opened:5d}  moves {stats.moves:6d}"
+            f"  {rate:6.1f}/s  relay p50 {percentile(recent, 50) * 1000:6.0f} ms"
+            f"  errors {sum(stats.errors.values())}"
+        )
+        last_moves, last_time = stats.moves, now
+
+
+async def _settle(run: Run, matches: Sequence[Match]) -> dict[int, list[int]]:
+    """After the play: every game's table as the server has it, against each socket's last table
+    (waiting a little for sockets a message behind). Returns each game's socket versions."""
+
+    async def check(match: Match) -> tuple[int, list[int]] | None:
+        first = match.players[0]
+        if not match.game_ids or first.game_id != match.game_ids[-1]:
+            return None
+        deadline = run.clock() + run.config.relay_timeout
+        while True:
+            try:
+                status, html, _ = await first.request("GET", f"/games/{first.game_id}/", "GET")
+            except Failed:
+                return None
+            table = read_table(html, run.clock()) if status == 200 else None
+            if table is None:
+                run.stats.error(f"HTTP {status}: GET table at the end")
+                return None
+            versions = [p.socket_version for p in match.players]
+            if all(v == table.version for v in versions) or run.clock() > deadline:
+                break
+            await asyncio.sleep(0.5)
+        if any(v != table.version for v in versions):
+            run.stats.error("stale socket: its last table is not the server's version")
+        return first.game_id, versions
+
+    results = await asyncio.gather(*(check(m) for m in matches))
+    return dict(r for r in results if r is not None)
+
+
+async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[int, list[int]]]:
+    run = Run(config)
+    stats = run.stats
+    load_start = os.getloadavg()
+    set_up_started = run.clock()
+    connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=None)
+    timeout = aiohttp.ClientTimeout(total=config.http_timeout)
+    names = config.player_names()
+    session_cookie = "sessionid"
+    if sessions:
+        from django.conf import settings
+
+        session_cookie = settings.SESSION_COOKIE_NAME
+    players: list[Player] = []
+    for name in names:
+        jar = aiohttp.CookieJar(unsafe=True)  # unsafe: accept cookies from an IP address
+        if name in sessions:
+            jar.update_cookies({session_cookie: sessions[name]}, response_url=URL(config.url))
+        http = aiohttp.ClientSession(
+            connector=connector, connector_owner=False, cookie_jar=jar, timeout=timeout
+        )
+        players.append(Player(run, name, http))
+    try:
+        run.say(f"Run {config.run_id}: setting up {len(players)} players via {config.players_via}")
+        gate = asyncio.Semaphore(SIGN_UP_CONCURRENCY if not sessions else 64)
+
+        async def ready(player: Player) -> None:
+            async with gate:
+                if sessions:
+                    await player.read_csrf()
+                else:
+                    await player.log_in(PASSWORD)
+
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(ready(p) for p in players)), config.set_up_timeout
+            )
+        except TimeoutError:
+            raise LoadTestError(
+                f"setting up the players took over {config.set_up_timeout:g} s"
+            ) from None
+        except Failed as failed:
+            raise LoadTestError(f"setting up the players failed: {failed}") from None
+        set_up_seconds = run.clock() - set_up_started
+        run.say(f"  players ready in {set_up_seconds:.1f} s; starting {config.games} games")
+
+        matches = [Match(run, players[2 * i], players[2 * i + 1]) for i in range(config.games)]
+        started = run.clock()
+        cpu_play_start = own_cpu_seconds()
+        server_play_start = {pid: process_cpu_seconds(pid) for pid in config.pids}
+
+        async def start(index: int, match: Match) -> None:
+            await run.sleep(config.ramp * index / config.games)
+            if not run.stopping.is_set():
+                await match.play()
+
+        progress = asyncio.create_task(_progress(run, started))
+        tasks = [asyncio.create_task(start(i, m)) for i, m in enumerate(matches)]
+        await run.sleep(config.seconds)
+        run.stopping.set()
+        stopped = run.clock()
+        # The players finish the turn in hand (and wait for its relay) before they leave.
+        await asyncio.wait(tasks, timeout=config.relay_timeout + config.http_timeout)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, progress, return_exceptions=True)
+        elapsed = stopped - started
+        socket_versions = await _settle(run, matches)
+        cpu = own_cpu_seconds() - cpu_play_start
+        server = {
+            str(pid): process_cpu_seconds(pid) - server_play_start[pid] for pid in config.pids
+        }
+    finally:
+        await asyncio.gather(*(p.close_socket() for p in players), return_exceptions=True)
+        await asyncio.gather(*(p.http.close() for p in players), return_exceptions=True)
+        await connector.close()
+    opened = stats.last_first_table - stats.first_socket_started if stats.sockets_opened else 0.0
+    report = Report(
+        url=config.url,
+        games=config.games,
+        think=config.think,
+        players_via=config.players_via,
+        seconds=elapsed,
+        moves=stats.moves,
+        moves_per_second=stats.moves / elapsed if elapsed else 0.0,
+        post=Latency.of(stats.post),
+        relay=Latency.of(stats.relay),
+        beater_get=Latency.of(stats.beater_get),
+        socket_connect=Latency.of(stats.connect),
+        sockets_opened=stats.sockets_opened,
+        sockets_open_seconds=opened,
+        games_started=stats.games_started,
+        games_finished=stats.games_finished,
+        errors=dict(stats.errors),
+        client_cpu_seconds=cpu,
+        server_cpu_seconds=server,
+        load_average_start=load_start,
+        load_average_end=os.getloadavg(),
+        set_up_seconds=set_up_seconds,
+        game_ids=sorted(i for m in matches for i in m.game_ids),
+    )
+    return report, socket_versions
+
+
+def run(config: Config) -> Report:
+    """Run the load test described by ``config`` and return its report (also printed).
+
+    The final checks run afterwards, outside the event loop, so they may use the ORM."""
+    config.check()
+    limit = raise_open_files_limit()
+    if limit < 4 * config.games + 64:
+        raise LoadTestError(f"the open-files limit ({limit}) is too low for {config.games} games")
+    sessions: dict[str, str] = {}
+    if config.players_via == "db":
+        sessions = make_players_in_db(config.player_names(), PASSWORD)
+    report, socket_versions = asyncio.run(_play(config, sessions))
+    for final_check in config.final_checks:
+        problems = list(final_check(report.game_ids, socket_versions))
+        report.problems += problems
+        if problems:
+            report.errors[f"final check: {getattr(final_check, '__name__', 'check')}"] = len(
+                problems
+            )
+    return report

@@ -1,0 +1,79 @@
+"""``manage.py loadtest --url http://127.0.0.1:8000 --games 500 --think 0.5-1 --seconds 60``.
+
+A thin shell over :mod:`game.loadtest` (read its docstring for what a run does and measures).
+"""
+
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from game import loadtest
+
+
+class Command(BaseCommand):
+    help = (
+        "Play many live games at once against a running server on this machine (loopback only) "
+        "through its own pages and websockets, and report latencies, moves/s, errors and CPU."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server (loopback)")
+        parser.add_argument("--games", type=int, default=50, help="games played at once")
+        parser.add_argument(
+            "--think", default="0.5-1", help="a player's thinking time per turn, seconds: LOW-HIGH"
+        )
+        parser.add_argument("--seconds", type=float, default=60, help="how long to play")
+        parser.add_argument("--ramp", type=float, default=5, help="start the games over this long")
+        parser.add_argument("--deck", type=int, choices=(24, 32, 36), default=36)
+        parser.add_argument(
+            "--players",
+            choices=("http", "db"),
+            default="http",
+            help="sign players up over HTTP (honest, slow: a password hash each), or create them "
+            "in bulk through the ORM with minted sessions (only with the server's own database)",
+        )
+        parser.add_argument(
+            "--pid",
+            action="append",
+            default=[],
+            help="a server process whose CPU to measure (repeat, or separate with commas)",
+        )
+        parser.add_argument(
+            "--relay-timeout",
+            type=float,
+            default=10,
+            help="seconds after which a move the opponent's socket has not shown is lost",
+        )
+        parser.add_argument("--progress", type=float, default=2, help="seconds between lines")
+        parser.add_argument("--seed", type=int, help="seed the players' random choices")
+        parser.add_argument("--json", type=Path, help="also write the figures to this file")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            pids = [int(p) for item in options["pid"] for p in item.split(",") if p.strip()]
+        except ValueError:
+            raise CommandError("--pid takes process ids") from None
+        try:
+            config = loadtest.Config(
+                url=options["url"],
+                games=options["games"],
+                think=loadtest.parse_think(options["think"]),
+                seconds=options["seconds"],
+                ramp=options["ramp"],
+                deck=options["deck"],
+                players_via=options["players"],
+                relay_timeout=options["relay_timeout"],
+                progress_every=options["progress"],
+                pids=pids,
+                seed=options["seed"],
+                out=self.stdout,
+            )
+            report = loadtest.run(config)
+        except loadtest.LoadTestError as error:
+            raise CommandError(str(error)) from error
+        self.stdout.write(report.format())
+        if options["json"]:
+            options["json"].write_text(report.to_json() + "\n")
+            self.stdout.write(f"Figures written to {options['json']}")
