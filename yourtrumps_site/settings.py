@@ -11,13 +11,28 @@ Environment variables:
 - ``ALLOWED_HOSTS``: comma-separated host names; default ``localhost,127.0.0.1``.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://example.org``); default none.
 - ``DATABASE_URL``: ``postgres://user:password@host:5432/name``; unset means SQLite.
+- ``DB_POOL_SIZE``: PostgreSQL connections one process may hold (its pool's maximum); default 16.
 - ``REDIS_URL``: ``redis://host:6379/0``; unset means the in-memory channel layer.
+- ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
 - ``SECURE_HSTS_SECONDS``: the HSTS max-age; default 0 (off).
 
 A value that cannot be understood stops the start-up with ``ImproperlyConfigured`` naming the
 variable, rather than falling back to a default.
+
+Under load (issue 18), the services are set up so that no user sees their limits:
+
+- SQLite runs in WAL mode (readers never wait for the writer), with a 20 s busy timeout and
+  ``BEGIN IMMEDIATE`` transactions: a writer takes the write lock when its transaction starts, so
+  two writers queue instead of one failing with ``database is locked`` when it upgrades a read.
+- PostgreSQL connections come from a pool per process (psycopg's, through Django), at most
+  ``DB_POOL_SIZE``; a request waits up to 10 s for a free one. Size it for everything sharing the
+  server: PostgreSQL's default ``max_connections=100`` leaves 97 to ordinary users, and the default
+  16 lets five processes (say four Daphne and one task worker) hold 80, with room for migrations
+  and ``psql``. One process needs about as many as its threads that touch the database (asgiref's
+  executor, ``ASGI_THREADS``, default cores + 4, plus Channels' one database thread).
+- The Redis channel layer: see :func:`channel_layers_config`.
 """
 
 import os
@@ -88,18 +103,39 @@ _POSTGRES_SCHEMES = frozenset({"postgres", "postgresql"})
 _REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
 
 
-def database_config(url: str | None, *, base_dir: Path) -> dict[str, Any]:
+#: SQLite for concurrent writers (Django 5.2): WAL, so that reads never wait for the writer;
+#: ``synchronous=NORMAL``, safe in WAL against a crashed process (a power cut may lose the last
+#: commits, never corrupt); ``BEGIN IMMEDIATE``, so that a writer queues for the lock when its
+#: transaction starts instead of failing with ``database is locked`` when a read turns into a write
+#: (the busy timeout does not apply to that upgrade); and a 20 s busy timeout to queue in.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
+DEFAULT_DB_POOL_SIZE = 16
+#: Seconds a request waits for a free pooled PostgreSQL connection before it fails.
+DB_POOL_TIMEOUT = 10
+
+
+def database_config(
+    url: str | None, *, base_dir: Path, pool_size: int = DEFAULT_DB_POOL_SIZE
+) -> dict[str, Any]:
     """The default database: PostgreSQL from ``url``, or SQLite in ``base_dir`` without one.
 
     The SQLite test database is a file (not in-memory) so that live-server tests, whose server
-    runs in another thread or process, see the same data.
+    runs in another thread or process, see the same data. PostgreSQL connections come from a pool
+    of at most ``pool_size`` per process (see the module's docstring for its size).
     """
     if not url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "db.sqlite3",
+            "OPTIONS": dict(SQLITE_OPTIONS),
             "TEST": {"NAME": base_dir / "db.sqlite3-test"},
         }
+    if pool_size < 1:
+        raise ImproperlyConfigured(f"DB_POOL_SIZE must be at least 1; got {pool_size}")
     parts = urlsplit(url)
     if parts.scheme not in _POSTGRES_SCHEMES:
         raise ImproperlyConfigured(
@@ -108,14 +144,53 @@ def database_config(url: str | None, *, base_dir: Path) -> dict[str, Any]:
         )
     if not parts.path.strip("/"):
         raise ImproperlyConfigured("DATABASE_URL must name a database: postgres://host:5432/name")
-    return dict(dj_database_url.parse(url))
+    config = dict(dj_database_url.parse(url))
+    # The pool keeps the connections: Django refuses persistent connections beside it.
+    config["CONN_MAX_AGE"] = 0
+    # With a pool, Django makes this the pool's check: only live connections are handed out.
+    # After a PostgreSQL restart the pooled ones are dead and their first query would fail (a
+    # 500); the check costs one round trip per checkout.
+    config["CONN_HEALTH_CHECKS"] = True
+    config["OPTIONS"] = {
+        **config.get("OPTIONS", {}),
+        "pool": {
+            "min_size": min(2, pool_size),  # two kept open, so a quiet site answers at once
+            "max_size": pool_size,
+            "timeout": DB_POOL_TIMEOUT,
+        },
+    }
+    return config
 
 
-def channel_layers_config(url: str | None) -> dict[str, Any]:
+#: Above channels-redis's blocking read (``RedisChannelLayer.brpop_timeout``, 5 s): redis-py 8's
+#: default socket timeout is those same 5 s, so every quiet socket's receive loop died with
+#: ``TimeoutError`` (close 1011) after 5-10 s. We set the timeout rather than pin ``redis<8``: the
+#: fix then holds on any redis-py, and a finite timeout (unlike ``None``) still turns a Redis that
+#: stopped answering into an error instead of a request or socket that hangs for ever.
+REDIS_SOCKET_TIMEOUT = 15
+DEFAULT_REDIS_POOL_SIZE = 50
+#: Messages one Daphne process's inbox may hold. All of a process's sockets share one inbox in
+#: Redis (channels-redis names it by the process), so the default capacity of 100 is per process,
+#: not per socket: with 200 games on two processes it overflowed and group messages were dropped
+#: ("channels over capacity in group game-..."). A backlog is also dropped after ``expiry``
+#: (60 s), so the capacity only has to exceed 60 s of messages: one per group message per process,
+#: 24,000 at 400 moves a second; at a few hundred bytes each, 50,000 stay within tens of MB.
+REDIS_CHANNEL_CAPACITY = 50_000
+#: How long a socket stays in its groups (counted from joining): a week rather than the default
+#: day, so that a game or lobby tab left open keeps receiving. Only processes killed outright leave
+#: stale members; each costs one write per group message into an inbox that expires within 60 s.
+REDIS_GROUP_EXPIRY = 7 * 24 * 3600
+
+
+def channel_layers_config(
+    url: str | None, *, pool_size: int = DEFAULT_REDIS_POOL_SIZE
+) -> dict[str, Any]:
     """The channel layers: channels-redis on ``url``, or the in-memory layer without one.
 
     The in-memory layer only reaches consumers in the same process: fine for one Daphne process,
-    wrong for several.
+    wrong for several. Each process holds at most ``pool_size`` connections to Redis; when all
+    are busy (a mass disconnect: every socket leaving its groups at once) the others wait for one
+    (:mod:`yourtrumps_site.channel_layer`) instead of failing.
     """
     if not url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -127,10 +202,28 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
         )
     if parts.scheme != "unix" and not parts.hostname:
         raise ImproperlyConfigured("REDIS_URL must name a host: redis://host:6379/0")
+    if pool_size < 1:
+        raise ImproperlyConfigured(f"REDIS_POOL_SIZE must be at least 1; got {pool_size}")
+    host = {
+        "address": url,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": 5,
+        # Find connections that a firewall or NAT dropped while quiet: TCP keepalive while they
+        # idle, and a PING before reusing one that has been idle for 30 s.
+        "socket_keepalive": True,
+        "health_check_interval": 30,
+        "max_connections": pool_size,
+        "timeout": 20,  # seconds to wait for a free connection when all are in use
+    }
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url]},
+            "BACKEND": "yourtrumps_site.channel_layer.PooledRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [host],
+                "capacity": REDIS_CHANNEL_CAPACITY,
+                "expiry": 60,
+                "group_expiry": REDIS_GROUP_EXPIRY,
+            },
         }
     }
 
@@ -203,8 +296,16 @@ TEMPLATES = [
 
 # --- Services: database and channel layer ------------------------------------------------------
 
-DATABASES = {"default": database_config(env_str("DATABASE_URL"), base_dir=BASE_DIR)}
-CHANNEL_LAYERS = channel_layers_config(env_str("REDIS_URL"))
+DATABASES = {
+    "default": database_config(
+        env_str("DATABASE_URL"),
+        base_dir=BASE_DIR,
+        pool_size=env_int("DB_POOL_SIZE", DEFAULT_DB_POOL_SIZE),
+    )
+}
+CHANNEL_LAYERS = channel_layers_config(
+    env_str("REDIS_URL"), pool_size=env_int("REDIS_POOL_SIZE", DEFAULT_REDIS_POOL_SIZE)
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Passwords -------------------------------------------------------------------------------

@@ -3,7 +3,11 @@
 from pathlib import Path
 
 import pytest
+from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
+from django.db.utils import ConnectionHandler
+from django.utils.module_loading import import_string
+from redis.asyncio import BlockingConnectionPool
 
 from yourtrumps_site.settings import (
     channel_layers_config,
@@ -23,12 +27,48 @@ def test_database_is_sqlite_in_the_project_when_database_url_is_unset(tmp_path: 
     assert config["TEST"]["NAME"] == tmp_path / "db.sqlite3-test"  # a file, not in memory
 
 
-def test_database_is_postgresql_when_database_url_is_set(tmp_path: Path) -> None:
+def test_sqlite_takes_concurrent_writers_in_turn(tmp_path: Path, django_db_blocker) -> None:
+    """WAL, a busy timeout and BEGIN IMMEDIATE: writers queue instead of `database is locked`
+    (tests/web/test_concurrency.py has 50 of them queue for real)."""
+    config = database_config(None, base_dir=tmp_path)
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+    # The options reach a real connection (the test database gets them too: TEST only renames).
+    connection = ConnectionHandler({"default": config})["default"]
+    try:
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode")
+            assert cursor.fetchone() == ("wal",)
+            cursor.execute("PRAGMA synchronous")
+            assert cursor.fetchone() == (1,)  # NORMAL
+            cursor.execute("PRAGMA busy_timeout")
+            assert cursor.fetchone() == (20_000,)
+    finally:
+        connection.close()
+
+
+def test_database_is_postgresql_through_a_pool_when_database_url_is_set(tmp_path: Path) -> None:
     config = database_config("postgres://postgres:secret@127.0.0.1:5432/test", base_dir=tmp_path)
 
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("test", "postgres", "secret")
     assert (config["HOST"], config["PORT"]) == ("127.0.0.1", 5432)
+    pool = config["OPTIONS"]["pool"]
+    assert (pool["min_size"], pool["max_size"], pool["timeout"]) == (2, 16, 10)
+    assert config["CONN_MAX_AGE"] == 0  # Django refuses persistent connections beside a pool
+    assert config["CONN_HEALTH_CHECKS"] is True  # the pool hands out only live connections
+
+
+def test_postgresql_pool_is_sized_from_the_argument_and_keeps_url_options(tmp_path: Path) -> None:
+    url = "postgres://postgres@db.example:5432/yt?sslmode=require"
+
+    config = database_config(url, base_dir=tmp_path, pool_size=40)
+
+    assert config["OPTIONS"]["sslmode"] == "require"
+    assert config["OPTIONS"]["pool"]["max_size"] == 40
+    assert database_config(url, base_dir=tmp_path, pool_size=1)["OPTIONS"]["pool"]["min_size"] == 1
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE must be at least 1"):
+        database_config(url, base_dir=tmp_path, pool_size=0)
 
 
 @pytest.mark.parametrize(
@@ -53,12 +93,41 @@ def test_channel_layer_is_in_memory_when_redis_url_is_unset() -> None:
 
 
 def test_channel_layer_is_redis_when_redis_url_is_set() -> None:
-    assert channel_layers_config("redis://127.0.0.1:6379/0") == {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": ["redis://127.0.0.1:6379/0"]},
-        }
-    }
+    layer = channel_layers_config("redis://127.0.0.1:6379/0")["default"]
+
+    assert issubclass(import_string(layer["BACKEND"]), RedisChannelLayer)
+    assert layer["CONFIG"]["hosts"][0]["address"] == "redis://127.0.0.1:6379/0"
+
+
+def test_redis_reads_outlast_the_layers_blocking_read() -> None:
+    """redis-py 8's default 5 s timeout equals channels-redis's blocking read: quiet sockets
+    died."""
+    (host,) = channel_layers_config("redis://127.0.0.1:6379/0")["default"]["CONFIG"]["hosts"]
+
+    assert host["socket_timeout"] >= 2 * RedisChannelLayer.brpop_timeout
+    assert host["socket_keepalive"] is True and host["health_check_interval"] > 0
+
+
+def test_redis_layer_holds_a_crowds_messages_and_keeps_sockets_in_their_groups() -> None:
+    config = channel_layers_config("redis://127.0.0.1:6379/0")["default"]["CONFIG"]
+
+    # One process's sockets share one inbox: it must hold a minute of messages (400 moves/s)
+    # before `expiry` drops them, so capacity never drops a group message first.
+    assert config["capacity"] >= 400 * config["expiry"]
+    assert config["group_expiry"] >= 7 * 24 * 3600
+
+
+def test_redis_connections_come_from_a_bounded_pool_that_waits() -> None:
+    """A mass disconnect waits for a free connection rather than failing MaxConnectionsError."""
+    layer = channel_layers_config("redis://127.0.0.1:6379/0", pool_size=30)["default"]
+
+    pool = import_string(layer["BACKEND"])(**layer["CONFIG"]).create_pool(0)
+
+    assert isinstance(pool, BlockingConnectionPool)
+    assert (pool.max_connections, pool.timeout) == (30, 20)
+    assert pool.connection_kwargs["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    with pytest.raises(ImproperlyConfigured, match="REDIS_POOL_SIZE must be at least 1"):
+        channel_layers_config("redis://127.0.0.1:6379/0", pool_size=0)
 
 
 @pytest.mark.parametrize(
