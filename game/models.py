@@ -2,8 +2,9 @@
 
 The move log is the source of truth: a game's position is the seed's deal
 replayed through its moves (:func:`game.selectors.replay`), so a restart loses
-nothing and a replay is exact. The row keeps what the log cannot say: who
-sits where, the clocks, and how the game ended.
+nothing and a replay is exact. The row keeps what the log cannot say (who
+sits where, the clocks, how the game ended) and, for speed, the state the log
+leads to, written in the same transaction as each move.
 """
 
 from __future__ import annotations
@@ -109,6 +110,10 @@ class Game(models.Model):
     )
     #: Bumped on every change that viewers must see; a client that sees a gap re-fetches.
     version = models.PositiveIntegerField(default=0)
+    #: The game as it stands (``engine.GameState.to_json``: position, ply, repetition counts),
+    #: updated in the same transaction as each new move row so that no request replays the log.
+    #: The log stays the truth: :func:`game.selectors.check_state` proves the two agree.
+    state = models.JSONField(null=True, blank=True, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -243,6 +248,15 @@ class Analysis(models.Model):
         _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED
     )
     seconds = models.FloatField(_("thinking time per position (s)"))
+    #: Who asked (last): each user may have a few analyses under way (``ANALYSES_PER_USER``).
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="analyses",
+        verbose_name=_("requested by"),
+    )
     positions = models.JSONField(default=list)
     only = models.JSONField(default=dict)
     #: Steps done and to do: a review per position, then an only-move check per kept result.

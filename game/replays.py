@@ -18,7 +18,8 @@ from django.urls import reverse
 from game import engine, records
 from game.ai.review import Note, annotate, decided_at
 from game.models import Analysis, Game, ImportedGame
-from game.selectors import Seat, sorted_hand, start_position
+from game.selectors import start_position
+from game.tables import Seat, sorted_hand
 
 #: What the record's ``Result`` header says for a stored game's winning seat.
 _RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}

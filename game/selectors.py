@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.db.models import Q, QuerySet
@@ -18,10 +17,23 @@ def start_position(game: Game) -> engine.Position:
     return engine.deal(game.seed, game.trumps, game.rules, first=first)
 
 
-def replay(game: Game) -> engine.Game:
-    """The engine's game: the deal replayed through the stored move log, in ply order."""
+def history_of(game: Game) -> engine.Game:
+    """The engine's game: the deal replayed through the stored move log, in ply order.
+
+    The truth, but it costs the whole game: live play reads :func:`stored_state`.
+    """
     notations = game.moves.order_by("ply").values_list("notation", flat=True)
     return engine.Game.replay(start_position(game), notations)
+
+
+def stored_state(game: Game) -> engine.GameState:
+    """The dealt game as it stands, kept with the row (see ``Game.state``)."""
+    return engine.GameState.from_json(game.state)
+
+
+def check_state(game: Game) -> bool:
+    """Whether the stored state is what replaying the move log gives (it must always be)."""
+    return stored_state(game) == history_of(game).state
 
 
 def recent_games(user: object, limit: int = 20) -> QuerySet[Game]:
@@ -66,145 +78,6 @@ def abandoned(game: Game) -> bool:
     if game.status != Game.Status.ACTIVE or game.is_timed or game.turn_started_at is None:
         return False
     return timezone.now() - game.turn_started_at > ABANDON_AFTER
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One side of the table as a viewer sees it."""
-
-    index: int
-    name: str
-    trump: engine.Suit
-    hand: list[engine.Card]
-    clock_ms: int | None
-    to_move: bool
-
-
-@dataclass(frozen=True)
-class Table:
-    """Everything the table partial shows to one viewer: a read of the replayed game."""
-
-    game: Game
-    #: The viewer's seat, or ``None`` for a spectator (who sees seat 0 at the bottom).
-    viewer: int | None
-    #: The game so far; ``None`` while a seek waits for its opponent (nothing is dealt yet).
-    history: engine.Game | None = None
-    bottom: Seat | None = None
-    top: Seat | None = None
-    #: The beating card the viewer picked and the second cards that may follow it.
-    beater: engine.Card | None = None
-    seconds: tuple[engine.Card, ...] = ()
-
-    @property
-    def dealt(self) -> engine.Game:
-        assert self.history is not None, "a seek has no cards dealt"
-        return self.history
-
-    @property
-    def position(self) -> engine.Position:
-        return self.dealt.position
-
-    @property
-    def ply(self) -> int:
-        return self.history.ply if self.history is not None else 0
-
-    @property
-    def waiting_on_opponent(self) -> bool:
-        return (
-            self.viewer is not None
-            and self.game.status == Game.Status.ACTIVE
-            and self.position.to_move != self.viewer
-        )
-
-    @property
-    def may_claim_abandoned(self) -> bool:
-        """The viewer waits in an untimed game for an opponent gone silent too long."""
-        return self.waiting_on_opponent and abandoned(self.game)
-
-    @property
-    def claim_possible_in(self) -> int | None:
-        """Seconds until the viewer may claim an untimed game from a silent opponent."""
-        game = self.game
-        if not self.waiting_on_opponent or game.is_timed or game.turn_started_at is None:
-            return None
-        left = (game.turn_started_at + ABANDON_AFTER - timezone.now()).total_seconds()
-        return max(1, int(left) + 1) if left > 0 else None
-
-    @property
-    def my_turn(self) -> bool:
-        return (
-            self.viewer is not None
-            and self.game.status == Game.Status.ACTIVE
-            and self.position.to_move == self.viewer
-        )
-
-    @property
-    def pile(self) -> tuple[engine.Card, ...]:
-        return self.position.pile
-
-    @property
-    def moves(self) -> list[str]:
-        return [str(m) for m in self.dealt.moves]
-
-    def _legal(self) -> list[engine.Move]:
-        return list(self.position.legal_moves()) if self.my_turn else []
-
-    @property
-    def take_count(self) -> int | None:
-        """How many a take would pick up, when taking is legal for the viewer now."""
-        return self.position.take_count() if engine.TAKE in self._legal() else None
-
-    @property
-    def playable(self) -> set[engine.Card]:
-        """Cards of the viewer's hand that start a legal turn (a lead, a beat, a last card)."""
-        return {m.card for m in self._legal() if m.card is not None}
-
-
-def sorted_hand(position: engine.Position, seat: int) -> list[engine.Card]:
-    """A hand ordered by suit, the holder's trumps last, then by rank."""
-    trump = position.trumps[seat]
-    return sorted(position.hand(seat), key=lambda c: (c.suit == trump, c.suit, c.rank))
-
-
-def table_for(game: Game, user: object, beater: str | None = None) -> Table:
-    """The table of ``game`` as ``user`` sees it, with ``beater`` picked (a beat's first click)."""
-    viewer = game.seat_of(user)
-    if game.status == Game.Status.SEEKING or not game.trump1:
-        return Table(game, viewer)
-    history = replay(game)
-    position = history.position
-    clocks = [game.clock0_ms, game.clock1_ms]
-    mover = position.to_move
-    running = clocks[mover]
-    if running is not None and game.status == Game.Status.ACTIVE and game.turn_started_at:
-        # The mover's clock has been running since their turn began.
-        elapsed = (timezone.now() - game.turn_started_at).total_seconds() * 1000
-        clocks[mover] = max(0, int(running - elapsed))
-
-    def seat(index: int) -> Seat:
-        return Seat(
-            index=index,
-            name=game.seat_name(index),
-            trump=position.trumps[index],
-            hand=sorted_hand(position, index),
-            clock_ms=clocks[index],
-            to_move=game.status == Game.Status.ACTIVE and position.to_move == index,
-        )
-
-    bottom = 0 if viewer is None else viewer
-    picked: engine.Card | None = None
-    seconds: tuple[engine.Card, ...] = ()
-    if beater and viewer == mover and game.status == Game.Status.ACTIVE:
-        try:
-            card = engine.Card.parse(beater)
-        except engine.EngineError:
-            card = None
-        followers = {m.second for m in position.legal_moves() if m.card == card}
-        followers.discard(None)
-        if followers:
-            picked = card
-            seconds = tuple(c for c in sorted_hand(position, mover) if c in followers)
-    return Table(game, viewer, history, seat(bottom), seat(1 - bottom), picked, seconds)
 
 
 def open_seeks() -> QuerySet[Game]:

@@ -10,20 +10,21 @@ changed, with its new version.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
+from functools import partial
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game import ai, engine, records
+from game.live import ComputerToMove, Progress, events_of, publish, publish_lobby
 from game.models import Analysis, Game, ImportedGame, Move
-from game.selectors import abandoned, replay, start_position
+from game.selectors import abandoned, history_of, start_position, stored_state
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
 TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -37,48 +38,26 @@ class GameError(Exception):
     """A request the game cannot carry out; the message is for the player."""
 
 
-@dataclass(frozen=True)
-class MoveResult:
-    """A move that landed: the stored game and move, and the position after it."""
+def _save(
+    game: Game,
+    fields: list[str],
+    state: engine.GameState | None = None,
+    move: Move | None = None,
+) -> Progress:
+    """Save the changed ``fields`` under a new version, and publish it once committed.
 
-    game: Game
-    move: Move
-    position: engine.Position
-
-
-#: The channel-layer group of everyone looking at the lobby.
-LOBBY_GROUP = "lobby"
-
-
-def game_group(game_id: int) -> str:
-    """The channel-layer group of a game's viewers."""
-    return f"game-{game_id}"
-
-
-def send_after_commit(group: str, message: dict[str, object]) -> None:
-    """Tell a channel-layer group once the current transaction commits (at once outside one)."""
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, message)
-
-    transaction.on_commit(send)
-
-
-def _announce(game: Game) -> None:
-    """After the commit, tell the game's viewers (players and spectators) it changed."""
-    send_after_commit(game_group(game.pk), {"type": "game.changed", "version": game.version})
-
-
-def _announce_lobby() -> None:
-    send_after_commit(LOBBY_GROUP, {"type": "lobby.changed"})
-
-
-def _save(game: Game, fields: list[str]) -> None:
+    ``state`` is the game's state when it changed too (a turn landed), else the stored one.
+    """
     game.version += 1
+    if state is not None:
+        game.state = state.to_json()
+        fields = [*fields, "state"]
+    elif game.state is not None:
+        state = stored_state(game)
     game.save(update_fields=[*fields, "version"])
-    _announce(game)
+    progress = Progress(game, state, events_of(game, state, move), move)
+    publish(progress)
+    return progress
 
 
 def _rules(deck: int, must_beat: bool, sixes_to_owner: bool) -> engine.Rules:
@@ -106,7 +85,9 @@ def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
 
 def _start(game: Game, now: datetime) -> None:
     """Deal from the stored seed and set the clocks running."""
-    game.first_player = engine.deal(game.seed, game.trumps, game.rules).to_move
+    dealt = engine.deal(game.seed, game.trumps, game.rules, first=game.first_player)
+    game.first_player = dealt.to_move
+    game.state = engine.GameState.start(dealt).to_json()
     game.status = Game.Status.ACTIVE
     game.started_at = game.turn_started_at = now
     if game.clock_initial is not None:
@@ -151,14 +132,28 @@ def game_create_seek(
     game.private = private
     game.save()
     if not private:
-        _announce_lobby()
+        publish_lobby()
     return game
 
 
+def _invited(game: Game, invite_token: str | None) -> bool:
+    """Whether ``invite_token`` is the game's, compared in constant time (as bytes, since
+    ``compare_digest`` refuses non-ASCII text)."""
+    if not invite_token:
+        return False
+    return secrets.compare_digest(invite_token.encode(), game.invite_token.encode())
+
+
 @transaction.atomic
-def game_join(*, game_id: int, user: object, trump: str) -> Game:
-    """Take seat 1 of a seek with a trump of one's own; the deal is made and play begins."""
+def game_join(*, game_id: int, user: object, trump: str, invite_token: str | None = None) -> Game:
+    """Take seat 1 of a seek with a trump of one's own; the deal is made and play begins.
+
+    A private game takes only its invitee: ``invite_token`` must be the game's own (from the
+    link its creator shared). Ids are sequential, so the id alone must never be enough.
+    """
     game = Game.objects.select_for_update().get(pk=game_id)
+    if game.private and not _invited(game, invite_token):
+        raise GameError(_("This game is by invitation only: open the link its creator shared."))
     if game.status != Game.Status.SEEKING:
         raise GameError(_("This game is no longer waiting for an opponent."))
     if game.seat0_id == getattr(user, "pk", None):
@@ -168,13 +163,14 @@ def game_join(*, game_id: int, user: object, trump: str) -> Game:
         raise GameError(_("Your trump suit must differ from your opponent's."))
     game.seat1 = user  # type: ignore[assignment]
     _start(game, timezone.now())
-    _announce_lobby()
+    publish_lobby()
     _save(
         game,
         [
             "seat1",
             "trump1",
             "first_player",
+            "state",
             "status",
             "started_at",
             "turn_started_at",
@@ -195,7 +191,7 @@ def game_cancel_seek(*, game_id: int, user: object) -> Game:
     game.status = Game.Status.ABORTED
     game.reason = Game.Reason.CANCELLED
     game.finished_at = timezone.now()
-    _announce_lobby()
+    publish_lobby()
     _save(game, ["status", "reason", "finished_at"])
     return game
 
@@ -220,7 +216,20 @@ def game_create_vs_computer(
     game.trump1 = random.Random(game.seed).choice(others)
     _start(game, timezone.now())
     game.save()
+    _computer_to_move_on_commit(game)  # the computer may be the one to start
     return game
+
+
+def _computer_to_move_on_commit(game: Game) -> None:
+    """If ``game`` as saved leaves the computer to move, ask a worker for its reply once the
+    commit lands (:mod:`game.tasks`). Should the process die first, the workers' recovery asks."""
+    state = stored_state(game) if game.state is not None else None
+    for event in events_of(game, state, None):
+        if isinstance(event, ComputerToMove):
+            from game import tasks  # the tasks call the services: imported here, not at the top
+
+            ask = partial(tasks.ask_for_reply, game.pk, event.ply)
+            transaction.on_commit(ask, robust=True)  # a failure is logged; recovery asks again
 
 
 def _finish(game: Game, now: datetime, reason: str, winner: int | None) -> None:
@@ -238,7 +247,7 @@ _OUTCOME_REASONS = {
 }
 
 
-def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> MoveResult | None:
+def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Progress | None:
     """Check and store one turn on a locked game row, inside the caller's transaction.
 
     Returns ``None`` when the mover's clock had already run out: the game is
@@ -246,17 +255,17 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Mov
     """
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("The game is not in play."))
-    history = replay(game)
-    if expected_ply != history.ply:
+    state = stored_state(game)
+    if expected_ply != state.ply:
         raise GameError(_("The game has moved on: your view was out of date."))
-    if history.position.to_move != seat:
+    if state.position.to_move != seat:
         raise GameError(_("It is not your turn."))
     now = timezone.now()
     if _flag(game, seat, now):
         return None
     try:
         move = engine.Move.parse(notation)
-        position = history.play(move)
+        after = state.play(move)
     except engine.EngineError as error:
         raise GameError(_("That turn is not allowed: %(reason)s") % {"reason": error}) from None
     spent = _elapsed_ms(game, now)
@@ -268,11 +277,12 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Mov
     )
     game.turn_started_at = now
     game.draw_offer = None
-    outcome = history.outcome
+    outcome = after.outcome
     if outcome is not None:
         _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)
-    _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"])
-    return MoveResult(game, stored, position)
+    progress = _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
+    _computer_to_move_on_commit(game)
+    return progress
 
 
 _END_FIELDS = ["status", "reason", "winner", "finished_at", "draw_offer"]
@@ -297,13 +307,13 @@ def _flag(game: Game, seat: int, now: datetime) -> bool:
     return True
 
 
-def _moved(result: MoveResult | None) -> MoveResult:
+def _moved(result: Progress | None) -> Progress:
     if result is None:
         raise GameError(_("Time ran out: the game is over."))
     return result
 
 
-def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: int) -> MoveResult:
+def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: int) -> Progress:
     """A person's turn. ``expected_ply`` is the ply their page showed: a stale one is refused."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -316,7 +326,7 @@ def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: i
 
 def game_play_computer_move(
     *, game_id: int, seconds: float | None = None, choose: Chooser = ai.choose_move
-) -> MoveResult | None:
+) -> Progress | None:
     """The computer's turn, if it is the computer's to play; ``None`` otherwise.
 
     The search (``choose``, by default in this process) runs before the
@@ -327,7 +337,7 @@ def game_play_computer_move(
     game = Game.objects.get(pk=game_id)
     if not game.ai_level or game.status != Game.Status.ACTIVE:
         return None
-    history = replay(game)
+    history = history_of(game)  # the search needs the earlier positions, for repetition
     if history.position.to_move != 1 or history.outcome is not None:
         return None
     move = choose(
@@ -405,7 +415,7 @@ def game_claim_timeout(*, game_id: int) -> Game:
     """Finish the game on time if the player to move has run out (anyone may ask)."""
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status == Game.Status.ACTIVE:
-        _flag(game, replay(game).position.to_move, timezone.now())
+        _flag(game, stored_state(game).position.to_move, timezone.now())
     return game
 
 
@@ -414,7 +424,7 @@ def game_claim_abandoned(*, game_id: int, user: object) -> Game:
     """The waiting player wins an untimed game whose opponent has gone silent."""
     game = Game.objects.select_for_update().get(pk=game_id)
     seat = _player_seat(game, user)
-    if replay(game).position.to_move == seat:
+    if stored_state(game).position.to_move == seat:
         raise GameError(_("It is your turn: the game waits for you, not for your opponent."))
     if not abandoned(game):
         raise GameError(_("Your opponent may still be thinking: wait a little longer."))
@@ -448,18 +458,16 @@ def game_rematch(*, game_id: int, user: object) -> Game:
         clock_initial=game.clock_initial,
         clock_increment=game.clock_increment,
         rematch_of=game,
+        first_player=starter,
     )
     _start(rematch, timezone.now())
-    rematch.first_player = starter
     rematch.save()
+    _computer_to_move_on_commit(rematch)
     _save(game, [])
     return rematch
 
 
 # --- Replays: imported records and the computer's analyses -----------------------------------
-
-#: An analysis that has not stored a step for this long is taken to have died with its process.
-ANALYSIS_STALE_AFTER = timedelta(minutes=2)
 
 
 def imported_game_create(*, text: str, user: object) -> ImportedGame:
@@ -470,15 +478,18 @@ def imported_game_create(*, text: str, user: object) -> ImportedGame:
 
 
 def analysis_request(
-    *, game_id: int | None = None, imported_id: int | None = None, seconds: float
+    *, user: object, game_id: int | None = None, imported_id: int | None = None, seconds: float
 ) -> tuple[Analysis, bool]:
-    """Queue the computer's review of a finished or imported game, once.
+    """Queue the computer's review of a finished or imported game, once, for a logged-in user.
 
-    An analysis is kept for good; asking again restarts only a failed one or
-    one whose process died (silent past :data:`ANALYSIS_STALE_AFTER`), which
-    then resumes where it stopped. Returns the analysis and whether it was
-    queued now: then the caller starts the work (:mod:`game.analysis`).
+    An analysis is kept for good; asking again restarts only a failed one, which
+    resumes where it stopped (one that died with its worker resumes by itself:
+    :func:`game.tasks.recover`). Each user may have ``ANALYSES_PER_USER`` queued
+    or running. Returns the analysis and whether it was queued now; its first
+    step is then asked for once the commit lands.
     """
+    if not getattr(user, "is_authenticated", False):
+        raise GameError(_("Log in to ask the computer for an analysis."))
     with transaction.atomic():
         if game_id is not None:
             game = Game.objects.select_for_update().get(pk=game_id)
@@ -493,12 +504,23 @@ def analysis_request(
                 imported=imported, defaults={"seconds": seconds}
             )
         analysis = Analysis.objects.select_for_update().get(pk=analysis.pk)
-        stale = timezone.now() - analysis.updated_at > ANALYSIS_STALE_AFTER
-        if analysis.status == Analysis.Status.DONE or (analysis.running and not stale):
-            return analysis, created
+        if analysis.status != Analysis.Status.FAILED and not created:
+            return analysis, False
+        under_way = Analysis.objects.filter(
+            requested_by=user, status__in=(Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+        ).exclude(pk=analysis.pk)
+        if under_way.count() >= settings.ANALYSES_PER_USER:
+            raise GameError(
+                _("You have %(count)s analyses under way: ask again once one has finished.")
+                % {"count": settings.ANALYSES_PER_USER}
+            )
         analysis.status = Analysis.Status.QUEUED
         analysis.error = ""
-        analysis.save(update_fields=["status", "error", "updated_at"])
+        analysis.requested_by = user  # type: ignore[assignment]
+        analysis.save(update_fields=["status", "error", "requested_by", "updated_at"])
+        from game import tasks  # the tasks call the services: imported here, not at the top
+
+        transaction.on_commit(partial(tasks.ask_for_analysis, analysis.pk), robust=True)
         return analysis, True
 
 
@@ -508,27 +530,30 @@ def analysis_start(*, analysis_id: int, total: int) -> None:
     )
 
 
-def analysis_store_position(*, analysis_id: int, ply: int, review: dict[str, object]) -> None:
-    """Keep the review of the position before ``ply``; positions arrive in order."""
+def analysis_store_position(*, analysis_id: int, ply: int, review: dict[str, object]) -> bool:
+    """Keep the review of the position before ``ply``, the next one; ``False`` (nothing stored)
+    when it is not the next: a duplicate step stored it already."""
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
         if ply != len(analysis.positions):
-            raise GameError(f"analysis {analysis_id}: position {ply} arrived out of order")
+            return False
         analysis.positions.append(review)
         analysis.done += 1
         analysis.save(update_fields=["positions", "done", "updated_at"])
+        return True
 
 
-def analysis_store_only(
-    *, analysis_id: int, ply: int, only: bool | None, more_to_do: int = 0
-) -> None:
-    """Keep whether turn ``ply`` was the only one keeping its result; ``more_to_do`` adds steps."""
+def analysis_store_only(*, analysis_id: int, ply: int, only: bool | None) -> bool:
+    """Keep whether turn ``ply`` was the only one keeping its result; ``False`` (nothing stored)
+    when a duplicate step stored it already."""
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
+        if str(ply) in analysis.only:
+            return False
         analysis.only[str(ply)] = only
         analysis.done += 1
-        analysis.total += more_to_do
-        analysis.save(update_fields=["only", "done", "total", "updated_at"])
+        analysis.save(update_fields=["only", "done", "updated_at"])
+        return True
 
 
 def analysis_finish(*, analysis_id: int, error: str = "") -> None:
@@ -544,7 +569,7 @@ def analysis_finish(*, analysis_id: int, error: str = "") -> None:
 def _end_by_moderator(game: Game, now: datetime) -> None:
     """Stop a seek or a game in play with no result: a moderator's abort."""
     if game.status == Game.Status.SEEKING and not game.private:
-        _announce_lobby()
+        publish_lobby()
     game.status = Game.Status.ABORTED
     game.reason = Game.Reason.MODERATOR
     game.finished_at = now

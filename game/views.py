@@ -9,17 +9,18 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from game import services
-from game.computer import schedule_reply
 from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
 from game.models import Game
-from game.selectors import games_in_play, open_seeks, table_for
+from game.selectors import games_in_play, open_seeks
 from game.services import GameError
+from game.tables import render_table, table_for
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -76,7 +77,6 @@ def computer_create(request: HttpRequest) -> HttpResponse:
         game = services.game_create_vs_computer(
             user=request.user, level=level, **form.table_settings()
         )
-        schedule_reply(game.pk)  # the computer may be the one to start
         return game
 
     return _create_game(request, ComputerForm(request.POST), create)
@@ -85,6 +85,8 @@ def computer_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def seek_join(request: HttpRequest, pk: int) -> HttpResponse:
+    """Join an open seek by its id (the lobby, a shared table); a private game refuses this way
+    in: its invitee joins through the invitation link (:func:`invite`)."""
     form = JoinForm(request.POST)
     try:
         if not form.is_valid():
@@ -104,28 +106,62 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
+@require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, token: str) -> HttpResponse:
-    game = get_object_or_404(Game, invite_token=token)
-    return redirect("game:table", game.pk)
+    """An invitation link. For a private game still waiting, its invitee sees who invites them
+    and a form to join that posts back here, so the token travels with it; anyone else (the
+    creator, or once the game is under way) goes to the table."""
+    game = get_object_or_404(Game.objects.select_related("seat0"), invite_token=token)
+    waiting = game.private and game.status == Game.Status.SEEKING
+    if not waiting or game.seat0_id == request.user.pk:
+        return redirect("game:table", game.pk)
+    if request.method == "GET":
+        return render(request, "game/invite.html", {"game": game, "join_form": JoinForm()})
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.path)
+    form = JoinForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise GameError(_("Choose your trump suit."))
+        services.game_join(
+            game_id=game.pk,
+            user=request.user,
+            trump=form.cleaned_data["trump"],
+            invite_token=token,
+        )
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect(request.path)
+    return _go(request, game.get_absolute_url())
 
 
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page; an htmx request (a beat's first click, a refresh) gets the partial."""
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
-    view = table_for(game, request.user, beater=request.GET.get("beater"))
-    template = "game/_table.html" if request.htmx else "game/table.html"
-    return render(request, template, {"table": view, "join_form": JoinForm()})
+    view = table_for(game, game.seat_of(request.user), beater=request.GET.get("beater"))
+    if request.htmx:
+        return HttpResponse(render_table(view, request=request))
+    return render(request, "game/table.html", {"table": view, "join_form": JoinForm()})
+
+
+#: Sent by a table page while its websocket is open (static/js/table.js): the socket brings
+#: the new table to every page of the game, the mover's too, in version order, so the answer
+#: to a change that landed is empty rather than a second copy of that table.
+LIVE_HEADER = "X-Table-Live"
 
 
 def _answer(request: HttpRequest, pk: int, error: str | None = None) -> HttpResponse:
-    """After a POST: the fresh table partial for htmx, the page otherwise."""
+    """After a POST: the fresh table partial for htmx (nothing when its socket brings it), the
+    page otherwise."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("game:table", pk)
+    if error is None and request.headers.get(LIVE_HEADER):
+        return HttpResponse(status=204)
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
-    context = {"table": table_for(game, request.user), "error": error, "join_form": JoinForm()}
-    return render(request, "game/_table.html", context)
+    view = table_for(game, game.seat_of(request.user))
+    return HttpResponse(render_table(view, request=request, error=error))
 
 
 @require_POST
@@ -135,7 +171,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         return _answer(request, pk, _("The turn came without its ply: reload the page."))
     try:
-        result = services.game_play_move(
+        services.game_play_move(
             game_id=pk,
             user=request.user,
             notation=request.POST.get("move", ""),
@@ -143,8 +179,6 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except GameError as error:
         return _answer(request, pk, str(error))
-    if result.game.against_computer and result.game.status == Game.Status.ACTIVE:
-        schedule_reply(pk)
     return _answer(request, pk)
 
 
@@ -183,6 +217,4 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
         game = services.game_rematch(game_id=pk, user=request.user)
     except GameError as error:
         return _answer(request, pk, str(error))
-    if game.against_computer:
-        schedule_reply(game.pk)
     return _go(request, game.get_absolute_url())

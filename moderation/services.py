@@ -19,8 +19,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from game import services as game_services
+from game.live import game_group, send_after_commit
 from game.models import Game
-from game.services import GameError, game_group, send_after_commit
+from game.services import GameError
 from moderation.groups import MODERATORS, ensure_moderators_group
 from moderation.models import (
     ChatMessage,

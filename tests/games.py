@@ -4,7 +4,7 @@ import random
 
 from game import services
 from game.models import Game
-from game.selectors import replay
+from game.selectors import history_of
 
 #: With this seed, :func:`play_to_the_end` turns a 24-card S/H deal of seed :data:`DEAL` into a
 #: 49-turn game that seat 0 wins: long enough to step through, short enough to analyse.
@@ -16,7 +16,7 @@ def play_to_the_end(game: Game, players: tuple[object, object], seed: int = TURN
     """Play seeded random turns, beating or leading rather than taking, until the game ends."""
     rng = random.Random(seed)
     while game.status == Game.Status.ACTIVE:
-        history = replay(game)
+        history = history_of(game)
         moves = [m for m in history.legal_moves() if not m.is_take] or list(history.legal_moves())
         services.game_play_move(
             game_id=game.pk,

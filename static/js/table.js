@@ -67,8 +67,17 @@
 
   setInterval(tick, 100);
 
-  // Browser tests wait for the socket before acting.
+  // While the socket is open it brings every new table, this page's own moves included, in
+  // version order: a POST says so, and the server answers a move that landed with no copy.
+  let live = false;
   document.addEventListener("htmx:wsOpen", function () {
-    document.body.dataset.ws = "open";
+    live = true;
+    document.body.dataset.ws = "open"; // browser tests wait for the socket before acting
+  });
+  document.addEventListener("htmx:wsClose", function () {
+    live = false;
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (live && event.detail.verb === "post") event.detail.headers["X-Table-Live"] = "1";
   });
 })();

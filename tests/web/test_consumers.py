@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from game import services
 from game.routing import websocket_urlpatterns
-from game.selectors import replay
+from game.selectors import history_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = URLRouter(websocket_urlpatterns)
@@ -34,7 +34,7 @@ def make_game():
 
 @database_sync_to_async
 def play_first_turn(game, alice, bob):
-    history = replay(game)
+    history = history_of(game)
     mover = (alice, bob)[history.position.to_move]
     waiting = bob if mover == alice else alice
     move = str(history.legal_moves()[0])
@@ -83,3 +83,32 @@ async def test_the_lobby_updates_when_a_seek_opens():
     html = await lobby.receive_from(timeout=5)
     assert 'id="seeks" hx-swap-oob="outerHTML"' in html and "carol" in html
     await lobby.disconnect()
+
+
+async def test_each_viewer_s_table_is_rendered_once_per_version_and_shared(monkeypatch):
+    from game import consumers
+
+    rendered = []
+    real = consumers.render_table
+
+    def counting(table, **context):
+        rendered.append(table.viewer)
+        return real(table, **context)
+
+    monkeypatch.setattr(consumers, "render_table", counting)
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    watchers = [await connect(path, AnonymousUser()) for _ in range(4)]
+    players = [await connect(path, alice), await connect(path, alice)]  # two tabs
+    for socket in watchers + players:
+        await socket.receive_from(timeout=5)
+    rendered.clear()
+    await play_first_turn(game, alice, bob)
+    watched = {await socket.receive_from(timeout=5) for socket in watchers}
+    mine = {await socket.receive_from(timeout=5) for socket in players}
+    assert len(watched) == 1 and len(mine) == 1  # the same bytes to every socket of a viewer
+    assert 'data-ply="1"' in next(iter(watched)) and watched != mine
+    assert sorted(rendered, key=str) == [0, None]  # once for alice's seat, once for watchers
+    for socket in watchers + players:
+        assert await socket.receive_nothing(timeout=0.2)  # and once only
+        await socket.disconnect()

@@ -2,7 +2,6 @@
 
 import html
 import re
-import time
 from datetime import timedelta
 
 import pytest
@@ -12,7 +11,7 @@ from django.utils import timezone
 from game import analysis, engine, records, services
 from game.models import Analysis, ImportedGame
 from game.replays import replay_of_game
-from game.selectors import replay
+from game.selectors import history_of
 from game.templatetags.cards import face
 from tests.games import DEAL, finished_game
 
@@ -133,7 +132,7 @@ def test_export_then_import_gives_the_same_game(client, alice, finished):
     viewer = client.get(response["Location"])
     played = [m.notation for m in finished.moves.order_by("ply")]
     assert [turn for _, turn, _ in viewer.context["replay"].turns] == played
-    assert viewer.context["frame"].position == replay(finished).position
+    assert viewer.context["frame"].position == history_of(finished).position
     again = client.get(reverse("game:imported_record", args=[imported.pk])).content.decode()
     assert records.parse(again).turns == records.parse(body).turns
 
@@ -187,22 +186,18 @@ def test_an_empty_or_binary_upload_is_refused(client):
 # -- analysis --------------------------------------------------------------------------------
 
 
-def in_process(function, *args):
-    return function(*args)
-
-
-def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, finished, settings):
+def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, alice, finished, settings):
     settings.ANALYSIS_SECONDS = 0.05
     url = reverse("game:replay", args=[finished.pk])
     page = client.get(url).content.decode()
     assert "Ask the computer to analyse" in page
 
-    found, queued = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    found, queued = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
     assert queued
     running = client.get(url, {"ply": 5}, **HX).content.decode()
     assert "<progress" in running and 'hx-trigger="every 2s"' in running
 
-    analysis.run(found.pk, runner=in_process)
+    analysis.run(found.pk)
     found.refresh_from_db()
     assert found.status == Analysis.Status.DONE
     turns = finished.moves.count()
@@ -220,23 +215,18 @@ def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, finishe
             assert "mark--blunder" in client.get(url, {"ply": note.ply + 1}, **HX).content.decode()
 
 
-def test_analysis_is_asked_once_and_restarted_only_when_failed_or_stale(finished):
-    first, queued = services.analysis_request(game_id=finished.pk, seconds=0.05)
-    again, queued_again = services.analysis_request(game_id=finished.pk, seconds=0.05)
+def test_analysis_is_asked_once_and_restarted_only_when_failed(alice, bob, finished):
+    first, queued = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
+    again, queued_again = services.analysis_request(user=bob, game_id=finished.pk, seconds=0.05)
     assert queued and not queued_again and again.pk == first.pk
 
     services.analysis_finish(analysis_id=first.pk, error="boom")
-    _, retried = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    _, retried = services.analysis_request(user=bob, game_id=finished.pk, seconds=0.05)
     assert retried
-
-    Analysis.objects.filter(pk=first.pk).update(
-        status=Analysis.Status.RUNNING, updated_at=timezone.now() - timedelta(minutes=10)
-    )
-    _, resumed = services.analysis_request(game_id=finished.pk, seconds=0.05)
-    assert resumed
+    assert Analysis.objects.get(pk=first.pk).requested_by == bob
 
     services.analysis_finish(analysis_id=first.pk)
-    _, done_again = services.analysis_request(game_id=finished.pk, seconds=0.05)
+    _, done_again = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
     assert not done_again
 
 
@@ -244,21 +234,46 @@ def test_a_game_in_play_cannot_be_analysed(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S")
     game = services.game_join(game_id=seek.pk, user=bob, trump="H")
     with pytest.raises(services.GameError):
-        services.analysis_request(game_id=game.pk, seconds=0.05)
+        services.analysis_request(user=alice, game_id=game.pk, seconds=0.05)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_asking_for_analysis_in_the_browser_starts_it_in_the_pool(client, finished, settings):
+def test_asking_for_analysis_in_the_browser_queues_it_and_a_worker_runs_it(
+    client, alice, finished, settings, run_tasks, django_capture_on_commit_callbacks
+):
     settings.ANALYSIS_SECONDS = 0.02
+    client.force_login(alice)
     url = reverse("game:analyse", args=[finished.pk])
-    response = client.post(url, {"ply": "4"})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"ply": "4"})
     assert response["Location"] == reverse("game:replay", args=[finished.pk]) + "?ply=4"
     found = Analysis.objects.get(game=finished)
-    deadline = timezone.now() + timedelta(seconds=90)
-    while found.running and timezone.now() < deadline:
-        time.sleep(0.1)
-        found.refresh_from_db()
+    assert found.status == Analysis.Status.QUEUED and found.requested_by == alice
+    run_tasks()
+    found.refresh_from_db()
     assert found.status == Analysis.Status.DONE, found.error
+    assert len(found.positions) == finished.moves.count()
+
+
+def test_only_logged_in_users_may_ask_for_an_analysis(client, finished):
+    response = client.post(reverse("game:analyse", args=[finished.pk]), follow=True)
+    assert "Log in to ask the computer for an analysis." in response.content.decode()
+    assert not Analysis.objects.exists()
+
+
+def test_a_user_may_have_two_analyses_under_way_not_three(client, alice, bob, finished):
+    text = replay_of_game(finished).record.to_text()
+    imports = [services.imported_game_create(text=text, user=alice) for _ in range(3)]
+    for imported in imports[:2]:
+        services.analysis_request(user=alice, imported_id=imported.pk, seconds=0.05)
+    client.force_login(alice)
+    response = client.post(reverse("game:analyse_imported", args=[imports[2].pk]), follow=True)
+    assert "You have 2 analyses under way" in response.content.decode()
+    assert not Analysis.objects.filter(imported=imports[2]).exists()
+    _, queued = services.analysis_request(user=bob, imported_id=imports[2].pk, seconds=0.05)
+    assert queued  # the limit is per user
+    services.analysis_finish(analysis_id=imports[0].analysis.pk)
+    _, queued = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
+    assert queued  # one finished: room for another
 
 
 # -- the archive -----------------------------------------------------------------------------
@@ -371,7 +386,7 @@ def test_profiles_link_to_their_games(client, archived):
 
 
 def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
-    history = replay(finished)
+    history = history_of(finished)
     # The first turn alice plays: say the analysis proved her winning before it, losing after.
     ply = next(p for p, position in enumerate(history.positions) if position.to_move == 0)
     estimate = {"value": 0.1, "exact": False, "best": [], "depth": 3, "method": "search"}

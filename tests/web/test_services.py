@@ -8,9 +8,9 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 
-from game import ai, engine, services
+from game import ai, engine, live, services
 from game.models import Game, Move
-from game.selectors import replay
+from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
 
 pytestmark = pytest.mark.django_db
@@ -27,16 +27,16 @@ SEED = 20261129
 
 
 def easy_turn(game):
-    return ai.choose_move(engine.position_to_json(replay(game).position), "easy")
+    return ai.choose_move(engine.position_to_json(history_of(game).position), "easy")
 
 
 def mover(game, alice, bob):
-    return (alice, bob)[replay(game).position.to_move]
+    return (alice, bob)[history_of(game).position.to_move]
 
 
 def play(game, user, notation=None):
     """Play ``notation`` (default: the first legal turn) as ``user`` at the current ply."""
-    history = replay(game)
+    history = history_of(game)
     notation = notation or str(history.legal_moves()[0])
     return services.game_play_move(
         game_id=game.pk, user=user, notation=notation, expected_ply=history.ply
@@ -53,7 +53,7 @@ def test_a_seek_waits_then_a_join_deals_from_the_stored_seed(alice, bob):
     assert game.status == Game.Status.ACTIVE and game.seat1 == bob
     assert game.clock0_ms == game.clock1_ms == 180_000
     dealt = engine.deal(game.seed, (engine.Suit.S, engine.Suit.D), engine.Rules(deck=24))
-    assert replay(game).position == dealt
+    assert history_of(game).position == dealt
     assert game.first_player == dealt.to_move
 
 
@@ -95,13 +95,15 @@ def test_a_move_is_stored_with_its_ply_and_the_position_replays(game, alice, bob
     user = mover(game, alice, bob)
     result = play(game, user)
     assert result.move.ply == 0 and result.move.player == game.seat_of(user)
-    assert replay(Game.objects.get(pk=game.pk)).position == result.position
+    stored = Game.objects.get(pk=game.pk)
+    assert history_of(stored).state == result.state == stored_state(stored)
+    assert check_state(stored)
     assert result.game.version > game.version
 
 
 def test_a_stale_or_repeated_submission_for_a_ply_is_refused(game, alice, bob):
     user = mover(game, alice, bob)
-    first = str(replay(game).legal_moves()[0])
+    first = str(history_of(game).legal_moves()[0])
     services.game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
     with pytest.raises(GameError, match="out of date"):
         services.game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
@@ -139,7 +141,7 @@ def test_a_whole_game_ends_by_the_rules_with_its_reason(game, alice, bob):
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.reason in (Game.Reason.EMPTY_HAND, Game.Reason.LAST_CARD, Game.Reason.REPETITION)
-    outcome = replay(game).outcome
+    outcome = history_of(game).outcome
     assert outcome is not None and outcome.winner == game.winner
 
 
@@ -237,7 +239,7 @@ def test_the_computer_answers_its_turns_and_refuses_draws(alice):
     with pytest.raises(GameError, match="does not agree"):
         services.game_offer_draw(game_id=game.pk, user=alice)
     while game.status == Game.Status.ACTIVE:
-        if replay(game).position.to_move == 1:
+        if history_of(game).position.to_move == 1:
             assert services.game_play_computer_move(game_id=game.pk) is not None
         else:
             assert services.game_play_computer_move(game_id=game.pk) is None
@@ -251,19 +253,34 @@ def test_a_rematch_keeps_the_table_and_the_loser_starts(game, alice, bob):
     rematch = services.game_rematch(game_id=game.pk, user=bob)
     assert (rematch.seat0, rematch.seat1, rematch.trump0, rematch.trump1) == (alice, bob, "S", "H")
     assert rematch.first_player == 0  # alice lost
-    assert replay(rematch).position.to_move == 0
+    assert history_of(rematch).position.to_move == 0
     assert services.game_rematch(game_id=game.pk, user=alice) == rematch
 
 
 def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_commit_callbacks):
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(services.game_group(game.pk), channel)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    async_to_sync(layer.group_add)(live.game_group(game.pk), channel)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         result = play(game, mover(game, alice, bob))
-    assert callbacks
+    assert result.events == (live.Moved(0, result.move.player, result.move.notation),)
+    for callback in callbacks:
+        callback()
     message = async_to_sync(layer.receive)(channel)
-    assert message == {"type": "game.changed", "version": result.game.version}
+    assert message == {
+        "type": "game.changed",
+        "version": result.game.version,
+        "events": [
+            {"kind": "Moved", "ply": 0, "seat": result.move.player, "notation": result.move.notation}
+        ],
+    }
+
+
+def test_a_resignation_says_who_won_and_how(game, alice, bob):
+    result = services.game_resign(game_id=game.pk, user=alice)
+    assert result.status == Game.Status.FINISHED
+    progress = live.events_of(result, None, None)
+    assert progress == (live.Ended(Game.Status.FINISHED, Game.Reason.RESIGNATION, 1),)
 
 
 def test_a_silent_opponent_in_an_untimed_game_can_be_claimed_against(game, alice, bob):

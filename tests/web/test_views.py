@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from game import computer, engine, services
 from game.models import Game
-from game.selectors import replay
+from game.selectors import history_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -80,7 +80,7 @@ def test_creating_and_joining_a_seek_through_the_pages(client, alice, bob):
 
 
 def test_a_move_by_htmx_returns_the_fresh_table(client, game, alice, bob):
-    history = replay(game)
+    history = history_of(game)
     user = (alice, bob)[history.position.to_move]
     lead = str(history.legal_moves()[0])
     response = client_for(client, user).post(
@@ -92,8 +92,23 @@ def test_a_move_by_htmx_returns_the_fresh_table(client, game, alice, bob):
     assert lead in html  # in the move list
 
 
+def test_a_page_whose_socket_is_open_gets_its_table_once_over_the_socket(
+    client, game, alice, bob
+):
+    history = history_of(game)
+    user = (alice, bob)[history.position.to_move]
+    url = reverse("game:move", args=[game.pk])
+    live = {**HTMX, "HTTP_X_TABLE_LIVE": "1"}
+    response = client_for(client, user).post(url, {"move": "take", "ply": 0}, **live)
+    assert response.status_code == 200 and "the pile is empty" in response.content.decode()
+    lead = str(history.legal_moves()[0])
+    response = client.post(url, {"move": lead, "ply": 0}, **live)
+    assert response.status_code == 204 and not response.content  # the socket brings it
+    assert history_of(game).ply == 1
+
+
 def test_a_refused_move_comes_back_as_a_message_not_an_error_page(client, game, alice, bob):
-    user = (alice, bob)[replay(game).position.to_move]
+    user = (alice, bob)[history_of(game).position.to_move]
     response = client_for(client, user).post(
         reverse("game:move", args=[game.pk]), {"move": "take", "ply": 0}, **HTMX
     )
@@ -105,12 +120,12 @@ def test_a_refused_move_comes_back_as_a_message_not_an_error_page(client, game, 
 
 
 def test_a_beat_is_two_clicks_the_first_lists_the_second_cards(client, game, alice, bob):
-    history = replay(game)
+    history = history_of(game)
     leader = (alice, bob)[history.position.to_move]
     services.game_play_move(
         game_id=game.pk, user=leader, notation=str(history.legal_moves()[0]), expected_ply=0
     )
-    position = replay(game).position
+    position = history_of(game).position
     beats = [m for m in position.legal_moves() if m.second is not None]
     if not beats:
         pytest.skip("this deal's first lead cannot be beaten")
@@ -150,7 +165,7 @@ def test_playing_the_computer_it_answers_each_turn(client, alice, inline_replies
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        history = replay(game)
+        history = history_of(game)
         if history.position.to_move == 1:  # the computer started: it answers on its own
             services.game_play_computer_move(game_id=game.pk)
             continue
@@ -191,8 +206,8 @@ def test_a_private_game_stays_out_of_the_lobby_and_its_link_opens_it(client, ali
     link = reverse("game:invite", args=[private.invite_token])
     assert link in page  # the creator sees the link to share
     client_for(client, bob)
-    assert client.get(link).url == reverse("game:table", args=[private.pk])
-    client.post(reverse("game:join", args=[private.pk]), {"trump": "C"}, **HTMX)
+    assert "alice invites you" in client.get(link).content.decode()
+    client.post(link, {"trump": "C"})
     private.refresh_from_db()
     assert private.status == Game.Status.ACTIVE and private.seat1 == bob
 
@@ -200,7 +215,7 @@ def test_a_private_game_stays_out_of_the_lobby_and_its_link_opens_it(client, ali
 def test_the_waiting_player_is_offered_the_claim_when_the_opponent_goes_silent(
     client, game, alice, bob
 ):
-    waiting = bob if replay(game).position.to_move == 0 else alice
+    waiting = bob if history_of(game).position.to_move == 0 else alice
     client_for(client, waiting)
     html = client.get(reverse("game:table", args=[game.pk])).content.decode()
     assert "Claim the game" not in html and 'hx-trigger="load delay:' in html  # it re-checks
