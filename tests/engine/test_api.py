@@ -1,5 +1,7 @@
 """The package-level API on RULES.md JSON positions."""
 
+import copy
+
 import pytest
 
 from game import engine
@@ -18,12 +20,13 @@ def test_legal_moves_lists_notation():
 
 
 def test_play_returns_the_next_position_as_json_and_leaves_the_input_alone():
-    before = {**POSITION}
-    after = engine.play(POSITION, "jc-6s")
+    # A deep copy: a shallow one shares the hand lists, so a `play` that emptied a hand passed.
+    position = copy.deepcopy(POSITION)
+    after = engine.play(position, "jc-6s")
     assert after["pile"] == ["9C", "JC", "6S"]
     assert after["hands"] == [["7D"], ["KH"]]
     assert after["to_move"] == 1
-    assert before == POSITION
+    assert position == POSITION
 
 
 def test_errors_are_value_errors_split_by_cause():
