@@ -152,6 +152,7 @@ class Report:
     load_average_start: tuple[float, float, float]
     load_average_end: tuple[float, float, float]
     set_up_seconds: float
+    ramp: float = 0.0
     game_ids: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -172,8 +173,10 @@ class Report:
         lines = [
             f"Load test against {self.url}: {self.games} games, think "
             f"{self.think[0]:g}-{self.think[1]:g} s, players via {self.players_via}",
-            f"  set-up {self.set_up_seconds:.1f} s; {self.sockets_opened} sockets open (each with "
-            f"its table) in {self.sockets_open_seconds:.2f} s",
+            f"  set-up {self.set_up_seconds:.1f} s; the first {2 * self.games} sockets open (each "
+            f"with its table) in {self.sockets_open_seconds:.2f} s (games started over "
+            f"{self.ramp:g} s); "
+            f"{self.sockets_opened} opened in all",
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
             f"games started {self.games_started}, finished {self.games_finished}",
             f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
@@ -532,8 +535,9 @@ class Player:
 
     # The socket ------------------------------------------------------------------------------
 
-    async def open_socket(self, game_id: int) -> None:
-        """Open the game's socket and wait for the table it sends on connect."""
+    async def open_socket(self, game_id: int, *, initial: bool = False) -> None:
+        """Open the game's socket and wait for the table it sends on connect; ``initial``: one
+        of the sockets opened as the run starts, whose opening is timed as a whole."""
         await self.close_socket()
         self.game_id, self.table = game_id, None
         self.socket_version, self.socket_ply = -1, -1
@@ -549,8 +553,9 @@ class Player:
         stats = self.run.stats
         stats.connect.append(arrived - started)
         stats.sockets_opened += 1
-        stats.first_socket_started = min(stats.first_socket_started, started)
-        stats.last_first_table = max(stats.last_first_table, arrived)
+        if initial:
+            stats.first_socket_started = min(stats.first_socket_started, started)
+            stats.last_first_table = max(stats.last_first_table, arrived)
 
     async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
         """Read the socket until it is closed; a close the player did not ask for is an error,
@@ -667,9 +672,10 @@ class Match:
         await self.open(game_id)
 
     async def open(self, game_id: int) -> None:
+        initial = not self.game_ids
         self.game_ids.append(game_id)
         self.run.stats.games_started += 1
-        await asyncio.gather(*(p.open_socket(game_id) for p in self.players))
+        await asyncio.gather(*(p.open_socket(game_id, initial=initial) for p in self.players))
 
     async def rematch(self) -> None:
         """Both players ask for a rematch, one after the other: they must get the same game."""
@@ -688,33 +694,39 @@ class Match:
         await self.open(found[0])
 
     async def play(self) -> None:
-        """Play until the run stops: turns, then a rematch (or a new seek) when a game ends."""
+        """Play until the run stops: turns, then a rematch (or a new seek) when a game ends.
+        After a failed step the tables are reloaded (or the new game tried again); a match that
+        fails too often in a row stops, so that it does not spin."""
         run = self.run
         failures = 0
-        try:
-            await self.start_game()
-            while not run.stopping.is_set() and failures < MAX_FAILURES_IN_A_ROW:
-                try:
-                    over = await self.turn()
-                    failures = 0
-                except Failed:
-                    failures += 1
-                    await self._reload()
-                    continue
-                if over and not run.stopping.is_set():
-                    run.stats.games_finished += 1
-                    await self._next_game()
+        need_game = True
+        while not run.stopping.is_set():
             if failures >= MAX_FAILURES_IN_A_ROW:
                 run.stats.error("match stopped after repeated failures")
-        except Failed:
-            run.stats.error("match stopped: could not start a game")
+                return
+            try:
+                if need_game:
+                    await (self._next_game() if self.game_ids else self.start_game())
+                    need_game = False
+                over = await self.turn()
+            except Failed:
+                failures += 1
+                await (run.sleep(1) if need_game else self._reload())
+                continue
+            failures = 0
+            if over:
+                run.stats.games_finished += 1
+                need_game = True
 
     async def _next_game(self) -> None:
         table = self.players[0].table
         if table is not None and table.status == "finished":
-            await self.rematch()
-        else:
-            await self.start_game()
+            try:
+                await self.rematch()
+                return
+            except Failed:
+                pass  # counted: a fresh seek instead
+        await self.start_game()
 
     async def _reload(self) -> None:
         for player in self.players:
@@ -849,7 +861,7 @@ async def _progress(run: Run, started: float) -> None:
         run.say(
             f"  {now - started:5.0f} s  sockets {stats.sockets_opened:5d}  moves {stats.moves:6d}"
             f"  {rate:6.1f}/s  relay p50 {percentile(recent, 50) * 1000:6.0f} ms"
-            f"  errors {sum(stats.errors.values())}"
+            f"  games over {stats.games_finished}  errors {sum(stats.errors.values())}"
         )
         last_moves, last_time = stats.moves, now
 
@@ -983,6 +995,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         load_average_start=load_start,
         load_average_end=os.getloadavg(),
         set_up_seconds=set_up_seconds,
+        ramp=config.ramp,
         game_ids=sorted(i for m in matches for i in m.game_ids),
     )
     return report, socket_versions

@@ -1,0 +1,153 @@
+"""The load test (``manage.py loadtest``): its figures and parsing, and a short run against a live
+Daphne that asserts correctness only (never timing): no errors of any kind, no lost relay, every
+socket's last table at the stored game's version, and the stored games sound."""
+
+import io
+import multiprocessing
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+
+from game import loadtest
+from game.loadtest import Latency, LoadTestError, Report, percentile, read_table
+
+TABLE = (
+    '<div id="table" hx-swap-oob="outerHTML" class="table-view" data-ply="7" data-version="9" '
+    'data-status="active">\n'
+    '<form hx-post="/games/3/move/"><input type="hidden" name="csrfmiddlewaretoken" value="x">'
+    '<input type="hidden" name="ply" value="7"><input type="hidden" name="move" value="take">'
+    "</form>\n"
+    '<button type="button" hx-get="/games/3/?beater=QS" hx-target="#table">Q</button>\n'
+    '<button type="button" hx-get="/games/3/?beater=AH">A</button></div>'
+)
+
+
+def test_percentile_interpolates_between_neighbours() -> None:
+    assert percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.5
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0) == 1.0
+    assert percentile([1.0, 2.0, 3.0, 4.0], 100) == 4.0
+    assert percentile(list(map(float, range(101))), 99) == pytest.approx(99.0)
+    assert percentile([7.0], 95) == 7.0
+
+
+def test_latency_is_reported_in_milliseconds_and_empty_is_nan() -> None:
+    figures = Latency.of([0.010, 0.020, 0.030])
+    assert (figures.count, figures.p50, figures.max) == (3, pytest.approx(20.0), 30.0)
+    empty = Latency.of([])
+    assert empty.count == 0 and empty.p99 != empty.p99  # NaN
+
+
+def test_the_table_tag_gives_ply_version_status_and_the_turns_offered() -> None:
+    table = read_table(TABLE, received=1.5)
+    assert table is not None
+    assert (table.ply, table.version, table.status, table.received) == (7, 9, "active", 1.5)
+    assert table.moves() == (["take"], ["QS", "AH"])
+    assert table.error() is None
+    assert read_table('<div id="chat">a line</div>', 0.0) is None
+
+
+def test_a_refused_move_is_read_from_its_notice() -> None:
+    html = (
+        '<div id="table" data-ply="2" data-version="3" data-status="active">'
+        '<div class="notice notice--error" role="alert">It&#x27;s not your turn.</div></div>'
+    )
+    table = read_table(html, 0.0)
+    assert table is not None and table.error() == "It's not your turn."
+
+
+@pytest.mark.parametrize("url", ["http://example.org", "http://10.0.0.5:8000", "ftp://localhost"])
+def test_only_loopback_servers_are_load_tested(url: str) -> None:
+    with pytest.raises(LoadTestError):
+        loadtest.check_loopback(url)
+    for good in ("http://127.0.0.1:8000/", "http://localhost:8000", "http://[::1]:8000"):
+        assert loadtest.check_loopback(good) == good.rstrip("/")
+
+
+def test_think_ranges_and_bounds() -> None:
+    assert loadtest.parse_think("0.5-1") == (0.5, 1.0)
+    assert loadtest.parse_think("2") == (2.0, 2.0)
+    for bad in ("1-0.5", "fast", "-1"):
+        with pytest.raises(LoadTestError):
+            loadtest.parse_think(bad)
+    with pytest.raises(LoadTestError):
+        loadtest.Config(url="http://127.0.0.1:8000", games=loadtest.MAX_GAMES + 1).check()
+    with pytest.raises(LoadTestError):
+        loadtest.Config(url="http://127.0.0.1:8000", seconds=loadtest.MAX_SECONDS + 1).check()
+
+
+def test_the_report_prints_every_figure() -> None:
+    lat = Latency.of([0.01, 0.02])
+    report = Report(
+        url="http://127.0.0.1:8000",
+        games=2,
+        think=(0.5, 1.0),
+        players_via="db",
+        seconds=10.0,
+        moves=40,
+        moves_per_second=4.0,
+        post=lat,
+        relay=lat,
+        beater_get=lat,
+        socket_connect=lat,
+        sockets_opened=4,
+        sockets_open_seconds=0.2,
+        games_started=2,
+        games_finished=1,
+        errors={"HTTP 500: POST move": 3, "lost relay": 1},
+        client_cpu_seconds=1.0,
+        server_cpu_seconds={"123": 5.0},
+        load_average_start=(0.5, 0.4, 0.3),
+        load_average_end=(1.5, 0.9, 0.4),
+        set_up_seconds=1.0,
+    )
+    text = report.format()
+    for expected in ("4.0 moves/s", "POST move", "relay", "3  HTTP 500: POST move", "pid 123"):
+        assert expected in text
+    assert report.error_count == 4
+    assert '"error_count": 4' in report.to_json()
+
+
+class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
+    """20 games for 10 s against Daphne in a spawned process, on the file test database."""
+
+    serve_static = False
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        # Spawned, the server starts clean (as the browser tests' server does); restored after.
+        cls._start_method = multiprocessing.get_start_method(allow_none=True)
+        multiprocessing.set_start_method("spawn", force=True)
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        super().tearDownClass()
+        multiprocessing.set_start_method(cls._start_method, force=True)
+
+    def test_twenty_games_play_without_a_single_error(self) -> None:
+        out = io.StringIO()
+        config = loadtest.Config(
+            url=self.live_server_url,
+            games=20,
+            think=(0.05, 0.3),
+            seconds=10,
+            ramp=2,
+            deck=24,
+            players_via="db",  # the test database is the server's: no password hash per player
+            # Generous: a busy 2-core machine may be slow, and this test asserts no timing.
+            relay_timeout=30,
+            http_timeout=60,
+            progress_every=5,
+            pids=[self._server_process.pid],
+            seed=18,
+            final_checks=[loadtest.database_checks],
+            out=out,
+        )
+        report = loadtest.run(config)
+        summary = out.getvalue() + report.format()
+        print(summary)  # shown with -s, and on failure
+        assert report.errors == {}, summary
+        assert report.problems == [], summary
+        assert report.moves > 0, summary
+        assert report.sockets_opened >= 2 * config.games, summary
+        assert report.relay.count == report.moves, summary  # every move seen by the opponent
