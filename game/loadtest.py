@@ -304,7 +304,12 @@ class TableView:
     def error(self) -> str | None:
         """The message of a refused input, if the partial carries one."""
         match = ERROR_NOTICE.search(self.html)
-        return html.unescape(match.group(1).strip()) if match else None
+        return html_text(match.group(1)) if match else None
+
+
+def html_text(fragment: str) -> str:
+    """A short fragment of HTML as plain text (entities decoded, no tags expected)."""
+    return html.unescape(fragment.strip())
 
 
 def read_table(text: str, received: float) -> TableView | None:
@@ -754,13 +759,16 @@ class Match:
             {"ply": str(table.ply), "move": notation},
         )
         run.stats.post.append(run.clock() - sent)
-        if status != 200:
+        if status not in (200, 204):
             run.stats.error(f"HTTP {status}: POST move")
             raise Failed("move")
+        # The answer is the mover's table; a server that sends the mover's table over its socket
+        # only may answer without one (then a refusal still comes as a notice).
         answer = mover.see(read_table(html, run.clock()))
-        refused = answer.error() if answer is not None else "no table in the answer"
-        if refused or answer is None or answer.ply != table.ply + 1:
-            run.stats.error(f"refused: {refused or 'the answer shows another ply'}")
+        notice = ERROR_NOTICE.search(html)
+        if notice or (answer is not None and answer.ply != table.ply + 1):
+            refused = html_text(notice.group(1)) if notice else "the answer shows another ply"
+            run.stats.error(f"refused: {refused}")
             raise Failed("move")
         run.stats.moves += 1
         arrived = await opponent.socket_shows(table.ply + 1, sent + run.config.relay_timeout)
@@ -769,16 +777,21 @@ class Match:
             await opponent.refresh()
         else:
             run.stats.relay.append(arrived - sent)
-        return answer.status != "active"
+        seen = opponent.table
+        return (answer is not None and answer.status != "active") or (
+            seen is not None and seen.status != "active"
+        )
 
     async def _mover(self) -> Player | None:
-        """The player whose table offers a turn, waiting a while for the tables to come; ``None``
-        when the game is over."""
+        """The player whose table offers a turn at the latest ply either table shows (a table a
+        message behind may still offer the turn just played), waiting a while for the tables to
+        come; ``None`` when the game is over."""
         deadline = self.run.clock() + self.run.config.relay_timeout
         while True:
-            for player in self.players:
-                table = player.table
-                if table is None:
+            tables = [p.table for p in self.players]
+            latest = max((t.ply for t in tables if t is not None), default=-1)
+            for player, table in zip(self.players, tables, strict=True):
+                if table is None or table.ply != latest:
                     continue
                 if table.status != "active":
                     return None
