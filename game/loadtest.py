@@ -422,27 +422,21 @@ def database_checks(
     game_ids: Sequence[int], socket_versions: Mapping[int, Sequence[int]]
 ) -> list[str]:
     """Check the stored games after a run (same database as the server): each socket's last
-    table carried the game's stored ``version``, the move log replays, and, where the live path
-    keeps the position with the game, the stored position is the replayed log's."""
-    from game import selectors
+    table carried the game's stored ``version``, and the position kept with each game is the one
+    its move log replays to (``selectors.check_state``)."""
     from game.models import Game
+    from game.selectors import check_state
 
-    # The live-path redesign renames ``replay`` to ``history_of`` and adds ``check_state``
-    # (stored position == replayed log): use what this tree has.
-    history = getattr(selectors, "history_of", None) or getattr(selectors, "replay")  # noqa: B009
-    check_state = getattr(selectors, "check_state", None)
     problems = []
     for game in Game.objects.filter(pk__in=game_ids).order_by("pk"):
         seen = socket_versions.get(game.pk, [])
         if any(version != game.version for version in seen):
             problems.append(f"game {game.pk}: version {game.version}, sockets saw {list(seen)}")
         try:
-            history(game)
+            if not check_state(game):
+                problems.append(f"game {game.pk}: the stored position is not the replayed log's")
         except ValueError as error:
             problems.append(f"game {game.pk}: its move log does not replay: {error}")
-            continue
-        if check_state is not None and not check_state(game):
-            problems.append(f"game {game.pk}: the stored position is not the replayed log's")
     return problems
 
 
