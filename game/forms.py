@@ -157,6 +157,11 @@ class RecordForm(forms.Form):
                 data["text"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise forms.ValidationError(_("That file is not UTF-8 text.")) from None
+            # A pasted record meets CharField's own NUL check; an uploaded one must meet this.
+            if "\x00" in data["text"]:
+                raise forms.ValidationError(
+                    _("That file holds a NUL character (code 0): it is not a game record.")
+                )
         if not data.get("text", "").strip():
             raise forms.ValidationError(_("Paste a record or choose a file."))
         try:

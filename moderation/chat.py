@@ -9,6 +9,7 @@ render the chat for one viewer as out-of-band swaps for htmx's websocket extensi
 from __future__ import annotations
 
 import json
+import re
 
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
@@ -16,10 +17,20 @@ from django.utils.translation import gettext as _
 
 from game.models import Game
 from moderation.selectors import chat_for, is_banned
-from moderation.services import ModerationError, chat_post, user_group
+from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, user_group
 
 #: The close code of a socket refused or closed because its user is banned.
 BANNED_CODE = 4403
+
+#: The longest frame read: a full chat line, every character escaped (``\uXXXX``), with room for
+#: the fields and headers htmx's ``ws-send`` adds. Anything longer is refused unread.
+MAX_FRAME = 6 * CHAT_MAX_LENGTH + 2048
+#: ``ws-send`` sends ``{"chat": ..., "HEADERS": {...}}``: two levels. A deeper frame is refused
+#: before parsing, since ``json.loads`` recurses once per level (thousands raise RecursionError).
+MAX_DEPTH = 4
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]")
 
 
 def _oob(html: str, element_id: str) -> str:
@@ -56,25 +67,56 @@ def render_log(game_id: int, user: object) -> str:
     return _oob(render_to_string("moderation/_chat_log.html", {"chat": chat}), "chat-log")
 
 
+def _nesting_within(text: str, limit: int) -> bool:
+    """Whether no array or object in ``text`` (JSON) nests deeper than ``limit`` levels."""
+    depth = 0
+    for bracket in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return False
+    return True
+
+
+def parse_line(text_data: str | None) -> tuple[str | None, str | None]:
+    """The chat line a frame carries, or why it cannot be taken: ``(line, None)`` or
+    ``(None, error)``. Checks size, nesting and types before trusting anything in it."""
+    unreadable = _("That message could not be read: reload the page.")
+    if not isinstance(text_data, str):
+        return None, unreadable
+    if len(text_data) > MAX_FRAME:
+        return None, _("A message may be at most %(limit)d characters long.") % {
+            "limit": CHAT_MAX_LENGTH
+        }
+    if not _nesting_within(text_data, MAX_DEPTH):
+        return None, unreadable
+    try:
+        data = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None, unreadable
+    line = data.get("chat") if isinstance(data, dict) else None
+    if not isinstance(line, str):
+        return None, unreadable
+    if "\x00" in line:
+        return None, _("A message cannot contain the NUL character (code 0).")
+    return line, None
+
+
 @database_sync_to_async
 def receive(game_id: int, user: object, text_data: str | None) -> str:
     """Post the line a socket sent (htmx's ``ws-send``: the form's fields as JSON); answer with
-    the sender's chat form."""
+    the sender's chat form, which says why when the line was refused. Any frame at all gets an
+    answer, never an exception: a game gone since the socket opened gets none."""
+    text, error = parse_line(text_data)
     try:
-        data = json.loads(text_data or "")
-    except ValueError:
-        data = None
-    text = data.get("chat") if isinstance(data, dict) else None
-    error = None
-    if not isinstance(text, str):
-        error, text = _("That message could not be read: reload the page."), ""
-    else:
-        try:
-            chat_post(game_id=game_id, user=user, text=text)
-        except ModerationError as refused:
-            error = str(refused)
-        else:
-            text = ""
-    game = _game(game_id)
-    context = {"chat": chat_for(game, user), "error": error, "draft": text}
+        if text is not None:
+            try:
+                chat_post(game_id=game_id, user=user, text=text)
+            except ModerationError as refused:
+                error = str(refused)
+            else:
+                text = ""
+        game = _game(game_id)
+    except Game.DoesNotExist:
+        return ""
+    context = {"chat": chat_for(game, user), "error": error, "draft": text or ""}
     return _oob(render_to_string("moderation/_chat_form.html", context), "chat-form")

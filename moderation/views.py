@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -101,7 +101,7 @@ def warning_acknowledge(request: HttpRequest, pk: int) -> HttpResponse:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
         target = reverse("game:lobby")
-    return redirect(target)
+    return HttpResponseRedirect(target)  # a URL, never a view name (`redirect` would try one)
 
 
 # --- Moderators -------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
         target = default
-    return redirect(target)
+    return HttpResponseRedirect(target)  # a URL, never a view name (`redirect` would try one)
 
 
 def _report_from(request: HttpRequest) -> Report | None:

@@ -1,7 +1,8 @@
 """The ASGI application that Daphne serves: Django for HTTP, Channels for websockets.
 
 Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user before reaching
-the consumers in ``game.routing``.
+the consumers in ``game.routing``; a socket on any other path is refused cleanly
+(:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
 """
 
 import os
@@ -16,14 +17,19 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
+
+#: The game's routes, then a catch-all that refuses every other path.
+websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_asgi())]
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter(websocket_routes))
         ),
     }
 )
