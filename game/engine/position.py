@@ -215,6 +215,10 @@ class Position:
             return None
         if not hand >> card & 1:
             return f"{card} is not in player {p}'s hand"
+        if second == card:
+            # Move.parse refuses "QS-QS", but Move(card, card) can be built directly (BEATS holds
+            # it); played, it would put one card on the pile twice.
+            return "the second card must be another card"
         if second is not None and not hand >> second & 1:
             return f"{second} is not in player {p}'s hand"
         if not self.pile:

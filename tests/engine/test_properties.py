@@ -2,11 +2,14 @@
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine import (
+    CARDS,
     Game,
+    IllegalMoveError,
     Move,
     Position,
     Rules,
@@ -15,6 +18,7 @@ from game.engine import (
     position_from_json,
     position_to_json,
 )
+from game.engine.moves import BEATS, SINGLES
 
 rules_strategy = st.builds(
     Rules,
@@ -123,3 +127,67 @@ def test_positions_are_values(walk):
         assert isinstance(hash(position), int)
         fields = {f: getattr(position, f) for f in Position.__dataclass_fields__}
         assert Position(**fields) == position
+
+
+#: Every turn that can be written over the full pack: take, each card alone (a lead, or a beat
+#: with one's last card) and each beating card with each other card as the second.
+ALL_NOTATIONS = ["take", *(str(m) for m in SINGLES), *(str(m) for m in BEATS if m.card != m.second)]
+
+
+@st.composite
+def any_positions(draw):
+    """A position the rules can hold, not only one that play reaches: the pack split at random
+    between the hands and the pile (in any order), either trumps, either player to move."""
+    rules = draw(rules_strategy)
+    cards = [c for c in CARDS if rules.pack >> c & 1]
+    places = draw(st.lists(st.sampled_from([0, 1, 2]), min_size=len(cards), max_size=len(cards)))
+    hands = [0, 0]
+    pile = []
+    for card, place in zip(cards, places, strict=True):
+        if place == 2:
+            pile.append(card)
+        else:
+            hands[place] |= 1 << card
+    if not (hands[0] or hands[1]):
+        hands[0] = 1 << pile.pop()
+    over = not (hands[0] and hands[1])
+    return Position(
+        trumps=draw(trumps_strategy),
+        hands=(hands[0], hands[1]),
+        pile=tuple(draw(st.permutations(pile))),
+        to_move=draw(st.sampled_from([0, 1])),
+        rules=rules,
+        drawn_by_last_card=over and draw(st.booleans()),
+    ).check()
+
+
+def assert_listed_exactly_when_legal(position):
+    """`legal_moves` (LegalMoves) and `play` (Position._illegal_reason) are two statements of the
+    rules: every listed turn must play, every other writable turn must be refused."""
+    listed = {str(move) for move in position.legal_moves()}
+    assert listed <= set(ALL_NOTATIONS)
+    for notation in ALL_NOTATIONS:
+        if notation in listed:
+            assert position.play(notation).check(), notation
+        else:
+            with pytest.raises(IllegalMoveError):
+                position.play(notation)
+        assert position.is_legal(Move.parse(notation)) == (notation in listed), notation
+    # Nor may a card be played on itself (a value the constructor can build, not a notation).
+    for card in CARDS:
+        with pytest.raises(IllegalMoveError):
+            position.play(Move(card, card))
+
+
+@settings(max_examples=150, deadline=None)
+@given(any_positions())
+def test_a_turn_plays_exactly_when_it_is_listed(position):
+    assert_listed_exactly_when_legal(position)
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_walks(max_plies=120))
+def test_a_turn_plays_exactly_when_it_is_listed_in_games_as_played(walk):
+    positions, _ = walk
+    for position in positions[:: max(1, len(positions) // 6)]:
+        assert_listed_exactly_when_legal(position)
