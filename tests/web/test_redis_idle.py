@@ -1,0 +1,100 @@
+"""A quiet game socket on the Redis channel layer stays open and still gets the next move.
+
+Issue 19: with redis-py 8, every socket whose process received nothing for 5 s died (close 1011,
+``TimeoutError: Timeout reading from ...``): redis-py's default socket timeout equals the
+channels-redis blocking read. Two players thinking 7 s lost their sockets 7 times in 28 s. This
+test keeps a player's and a spectator's socket quiet for a minute, through the site's own ASGI
+application (origin check, session, routing) and the layer as the settings configure it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from game import engine, services
+from game.models import Game
+from yourtrumps_site.asgi import application
+
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("REDIS_URL"),
+        reason="REDIS_URL is not set: the site uses the in-memory channel layer",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+#: Twelve times redis-py 8's default socket timeout, and four times the settings' own.
+QUIET_SECONDS = 60
+
+
+@pytest.fixture
+def redis_layer(settings: Any) -> None:
+    """The configured Redis layer on keys of this test's own."""
+    layer = settings.CHANNEL_LAYERS["default"]
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            **layer,
+            "CONFIG": {**layer["CONFIG"], "prefix": f"test-idle-{uuid.uuid4().hex}"},
+        }
+    }
+
+
+@database_sync_to_async
+def started_game() -> tuple[Game, Any, str, str]:
+    """A game in play; the player not to move (with their session) and the first turn."""
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="pw-alice-123")
+    bob = users.create_user("bob", password="pw-bob-123")
+    seek = services.game_create_seek(user=alice, trump="S")
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    start = engine.deal(game.seed, game.trumps, game.rules)
+    mover, waiting = (alice, bob) if start.to_move == 0 else (bob, alice)
+    client = Client()
+    client.force_login(waiting)
+    return game, mover, client.cookies["sessionid"].value, str(start.legal_moves()[0])
+
+
+async def open_socket(path: str, session: str | None = None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if session:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await socket.connect(timeout=10)
+    assert connected
+    return socket
+
+
+async def test_a_quiet_socket_stays_open_a_minute_and_gets_the_next_move(redis_layer: None) -> None:
+    layer = get_channel_layer()
+    assert layer is not None and type(layer).__module__ != "channels.layers"  # Redis, not memory
+    game, mover, session, turn = await started_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = {"opponent": await open_socket(path, session), "spectator": await open_socket(path)}
+    try:
+        for socket in sockets.values():
+            assert 'data-ply="0"' in await socket.receive_from(timeout=10)
+
+        await asyncio.sleep(QUIET_SECONDS)
+        for socket in sockets.values():  # nothing arrived, and the socket did not close
+            assert await socket.receive_nothing(timeout=0.1)
+
+        await database_sync_to_async(services.game_play_move)(
+            game_id=game.pk, user=mover, notation=turn, expected_ply=0
+        )
+        for name, socket in sockets.items():
+            assert 'data-ply="1"' in await socket.receive_from(timeout=10), name
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+        await layer.flush()
+        await layer.close_pools()
