@@ -314,6 +314,10 @@ CHANNEL_LAYERS = channel_layers_config(
     env_str("REDIS_URL"), pool_size=env_int("REDIS_POOL_SIZE", DEFAULT_REDIS_POOL_SIZE)
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The threads that read and render live tables for one process's sockets (game/consumers.py):
+# a few, so that a slow query never holds up every socket, and not many, since rendering holds
+# the GIL anyway.
+LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 
 # --- Passwords -------------------------------------------------------------------------------
 
