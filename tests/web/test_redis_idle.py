@@ -85,8 +85,9 @@ async def test_a_quiet_socket_stays_open_a_minute_and_gets_the_next_move(redis_l
             assert 'data-ply="0"' in await socket.receive_from(timeout=10)
 
         await asyncio.sleep(QUIET_SECONDS)
-        for socket in sockets.values():  # nothing arrived, and the socket did not close
-            assert await socket.receive_nothing(timeout=0.1)
+        for name, socket in sockets.items():  # its consumer still runs, and nothing arrived
+            assert not socket.future.done(), f"the {name}'s socket died while quiet"
+            assert await socket.receive_nothing(timeout=0.1), name
 
         await database_sync_to_async(services.game_play_move)(
             game_id=game.pk, user=mover, notation=turn, expected_ply=0
