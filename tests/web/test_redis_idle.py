@@ -95,7 +95,9 @@ async def test_a_quiet_socket_stays_open_a_minute_and_gets_the_next_move(redis_l
         for name, socket in sockets.items():
             assert 'data-ply="1"' in await socket.receive_from(timeout=10), name
     finally:
-        for socket in sockets.values():
-            await socket.disconnect()
-        await layer.flush()
-        await layer.close_pools()
+        try:
+            for socket in sockets.values():
+                await socket.disconnect()  # re-raises a consumer's crash
+        finally:
+            await layer.flush()  # this test's keys, also when it failed
+            await layer.close_pools()
