@@ -1,22 +1,17 @@
-"""The computer's review of a game, run in the background and stored step by step.
+"""The computer's review of a game, a step at a time, each step stored as it comes.
 
-A thread walks the game's positions, asks the analysis pool
-(:mod:`game.workers`) to review each (``game.ai.review``), and stores every
-answer through the services as it comes, so the viewer can show progress and
-a restarted analysis resumes where it stopped. Then each turn that kept a
-proven result is checked for being the only one that did.
+A step reviews one position (``game.ai.review``), or, once every position is
+reviewed, checks one turn that kept a proven result for being the only one
+that did. Each step is a task of its own (:func:`game.tasks.analysis_step`):
+the viewer shows progress, a worker serves several analyses in turn, and an
+analysis stopped by a crash resumes at its next step.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
 
-from django.conf import settings
-from django.db import close_old_connections
-
-from game import services, workers
+from game import services
 from game.ai.review import annotate, only_turn, review_position
 from game.engine import position_to_json
 from game.models import Analysis
@@ -24,39 +19,37 @@ from game.replays import replay_of_analysis
 
 log = logging.getLogger(__name__)
 
-#: Runs a review function and returns its answer: in the pool, or in-process.
-Runner = Callable[..., Any]
 
-
-def in_pool(function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)`` in the analysis pool, waiting for its answer."""
-    pool = workers.pool("analysis", settings.ANALYSIS_WORKERS)
-    return pool.submit(function, *args).result()
-
-
-def run(analysis_id: int, runner: Runner = in_pool) -> None:
-    """Analyse every position of the game, then check its kept results for only moves."""
+def step(analysis_id: int) -> bool:
+    """Do the analysis's next step; returns whether steps are left. A failure ends it, failed."""
     try:
-        _run(analysis_id, runner)
+        return _step(analysis_id)
     except Exception as error:
         log.exception("analysis %s failed", analysis_id)
         services.analysis_finish(analysis_id=analysis_id, error=str(error) or repr(error))
+        return False
 
 
-def _run(analysis_id: int, runner: Runner) -> None:
+def run(analysis_id: int) -> None:
+    """Every step, here and now (for tests and tools; the site runs them as tasks)."""
+    while step(analysis_id):
+        pass
+
+
+def _step(analysis_id: int) -> bool:
     analysis = Analysis.objects.get(pk=analysis_id)
-    replay = replay_of_analysis(analysis)
-    history = replay.history
+    if not analysis.running:
+        return False
+    history = replay_of_analysis(analysis).history
     start = position_to_json(history.start)
     turns = [str(m) for m in history.moves]
     # Every position a player had to move in: the last only if the game did not end there.
     reviewed = len(turns) + (history.outcome is None)
-    services.analysis_start(analysis_id=analysis_id, total=reviewed + len(analysis.only))
-    seconds = analysis.seconds
-    for ply in range(len(analysis.positions), reviewed):
-        review = runner(review_position, start, turns[:ply], seconds)
-        services.analysis_store_position(analysis_id=analysis_id, ply=ply, review=review)
-    analysis.refresh_from_db()
+    ply = len(analysis.positions)
+    if ply < reviewed:
+        services.analysis_start(analysis_id=analysis_id, total=reviewed + len(analysis.only))
+        review = review_position(start, turns[:ply], analysis.seconds)
+        return services.analysis_store_position(analysis_id=analysis_id, ply=ply, review=review)
     kept = [
         note.ply
         for note in annotate(history, analysis.positions)
@@ -65,20 +58,10 @@ def _run(analysis_id: int, runner: Runner) -> None:
         and note.before == note.after != "loss"
         and str(note.ply) not in analysis.only
     ]
-    for number, ply in enumerate(kept):
-        only = runner(only_turn, start, turns, ply, seconds / 4)
-        more = len(kept) if number == 0 else 0
-        services.analysis_store_only(analysis_id=analysis_id, ply=ply, only=only, more_to_do=more)
-    services.analysis_finish(analysis_id=analysis_id)
-
-
-def _in_thread(analysis_id: int) -> None:
-    try:
-        run(analysis_id)
-    finally:
-        close_old_connections()  # this thread's own connection
-
-
-def start(analysis_id: int) -> None:
-    """Run the analysis in a background thread: the request that asked returns at once."""
-    workers.in_background(_in_thread, analysis_id, name=f"analysis-{analysis_id}")
+    if not kept:
+        services.analysis_finish(analysis_id=analysis_id)
+        return False
+    total = reviewed + len(analysis.only) + len(kept)
+    services.analysis_start(analysis_id=analysis_id, total=total)
+    only = only_turn(start, turns, kept[0], analysis.seconds / 4)
+    return services.analysis_store_only(analysis_id=analysis_id, ply=kept[0], only=only)

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from game import analysis, services
+from game import services
 from game.forms import ArchiveForm, RecordForm
 from game.models import Game, ImportedGame
 from game.replays import Replay, replay_of_game, replay_of_import
@@ -97,13 +97,12 @@ def record_import(request: HttpRequest) -> HttpResponse:
 
 
 def _analyse(request: HttpRequest, replay_url: str, **target: int) -> HttpResponse:
+    """Ask for the analysis (logged-in users only, a few at a time each); a worker runs it."""
     try:
-        found, queued = services.analysis_request(seconds=settings.ANALYSIS_SECONDS, **target)
+        services.analysis_request(user=request.user, seconds=settings.ANALYSIS_SECONDS, **target)
     except GameError as error:
         messages.error(request, str(error))
         return redirect(replay_url)
-    if queued:
-        analysis.start(found.pk)
     ply = request.POST.get("ply", "")
     return redirect(f"{replay_url}?ply={ply}" if ply.isdigit() else replay_url)
 

@@ -16,6 +16,12 @@ Environment variables:
 - ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
+- ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses): ``embedded``
+  (default: each web server, ``runserver`` or ``daphne``, starts its own worker processes, which
+  die with it) or ``external`` (only ``manage.py db_worker`` processes, any number, anywhere).
+- ``TASK_POLL_MS``: how often an idle task worker looks for new work; default 50.
+- ``COMPUTER_PAUSE_MS``: the computer's pause before it starts thinking; default 600.
+- ``ANALYSIS_MS``: an analysis's thinking time per position; default 500.
 - ``SECURE_HSTS_SECONDS``: the HSTS max-age, sent on https answers; default 0 (off).
 - ``SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``SECURE_HSTS_PRELOAD``: HSTS's two flags; default false.
 
@@ -261,6 +267,8 @@ INSTALLED_APPS = [
     "accounts",
     "moderation",  # after game: its admin extends the game's
     "axes",
+    "django_tasks",
+    "django_tasks_db",  # after game, whose `db_worker` command extends this one's
 ]
 
 MIDDLEWARE = [
@@ -322,13 +330,28 @@ LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 # --- Passwords -------------------------------------------------------------------------------
 
 # The computer's replies: a pause before each (``COMPUTER_PAUSE_MS``, default 600 ms) so a
-# person can follow, and the processes its searches run in.
+# person can follow; the reply is a task that runs once the pause has passed.
 COMPUTER_PAUSE = env_int("COMPUTER_PAUSE_MS", 600) / 1000
-COMPUTER_WORKERS = 1
-# Game analyses (replays): thinking time per position (``ANALYSIS_MS``), in their own pool so
-# that they never delay a computer's reply.
+# Game analyses (replays): thinking time per position (``ANALYSIS_MS``); each user may have this
+# many queued or running at a time.
 ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 500) / 1000
-ANALYSIS_WORKERS = 1
+ANALYSES_PER_USER = 2
+
+# --- Background tasks: django-tasks, stored in the database (game/tasks.py) ------------------
+# The computer's replies and the analyses have a queue each, so that a long analysis never delays
+# a reply: a worker process serves one queue (`manage.py db_worker --queue-name computer`).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["computer", "analysis"],
+    }
+}
+TASK_WORKER = env_str("TASK_WORKER", "embedded")
+if TASK_WORKER not in ("embedded", "external"):
+    raise ImproperlyConfigured(f"TASK_WORKER must be embedded or external; got {TASK_WORKER!r}")
+# 50 ms: a reply asked for with no pause still starts within 50 ms; with the pause, the worker
+# already knows the task and sleeps until it is due. An idle poll is one indexed read.
+TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 50) / 1000
 
 # --- Logging in: django-axes locks out password guessing --------------------------------------
 # Axes' backend comes first and refuses a locked-out login before Django checks the password.

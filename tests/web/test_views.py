@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from game import computer, engine, services
+from game import services
 from game.models import Game
 from game.selectors import history_of
 
@@ -18,15 +18,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def game(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S")
     return services.game_join(game_id=seek.pk, user=bob, trump="H")
-
-
-@pytest.fixture
-def inline_replies(monkeypatch):
-    """The computer answers within the request (the test's transaction hides it from threads)."""
-    monkeypatch.setattr(
-        "game.views.schedule_reply",
-        lambda game_id: services.game_play_computer_move(game_id=game_id),
-    )
 
 
 def client_for(client, user):
@@ -156,29 +147,29 @@ def test_resign_and_rematch_through_the_pages(client, game, alice, bob):
     assert response.url == reverse("game:table", args=[rematch.pk])
 
 
-def test_playing_the_computer_it_answers_each_turn(client, alice, inline_replies):
+def test_playing_the_computer_it_answers_each_turn(
+    client, alice, settings, run_tasks, django_capture_on_commit_callbacks
+):
+    """Each page's POST asks for the reply on commit; a task worker plays it."""
+    settings.COMPUTER_PAUSE = 0
     client_for(client, alice)
-    client.post(reverse("game:computer_create"), {"trump": "C", "deck": 24, "level": "beginner"})
+    table = {"trump": "C", "deck": 24, "level": "beginner"}
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("game:computer_create"), table)
     game = Game.objects.get()
     assert game.ai_level == "beginner"
     for _ in range(400):
+        run_tasks()  # the computer's turn, if it is to move (it may start)
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
         history = history_of(game)
-        if history.position.to_move == 1:  # the computer started: it answers on its own
-            services.game_play_computer_move(game_id=game.pk)
-            continue
+        assert history.position.to_move == 0, "the computer's turn was not played"
         turn = {"move": str(history.legal_moves()[0]), "ply": history.ply}
-        client.post(reverse("game:move", args=[game.pk]), turn, **HTMX)
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(reverse("game:move", args=[game.pk]), turn, **HTMX)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-
-
-def test_the_search_pool_answers_a_legal_turn():
-    position = engine.position_to_json(engine.deal(1, (engine.Suit.S, engine.Suit.H)))
-    move = computer.choose_in_pool(position, "easy")
-    assert move in engine.legal_moves(position)
 
 
 def test_a_page_that_saw_the_clock_run_out_has_the_server_judge_it(client, alice, bob):

@@ -1,0 +1,177 @@
+"""Background work as durable tasks (django-tasks, stored in the database): the computer's
+replies and the analyses.
+
+A service that leaves the computer to move asks for its reply once its commit
+lands (:func:`ask_for_reply`); the task is a row, due after the deliberate
+pause, that a worker process (:mod:`game.workers`) claims and runs. An
+analysis is a chain of short tasks, one step each, so it resumes where it
+stopped and a worker serves several analyses in turn.
+
+Nothing is lost with a process: every worker, when it starts and every few
+seconds, runs :func:`recover`. It marks failed the tasks whose worker died
+mid-run, then asks again for every reply and analysis that has none pending.
+A duplicate is harmless: a reply for a ply the game has left is refused by
+the services, and an analysis step already stored is skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import timezone
+from django_tasks import task
+from django_tasks.base import Task, TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from game import analysis, computer
+from game.models import Analysis, Game
+from game.selectors import stored_state
+
+log = logging.getLogger(__name__)
+
+COMPUTER_QUEUE = "computer"
+ANALYSIS_QUEUE = "analysis"
+#: A task on another machine still running after this long is taken to have died with its worker
+#: (every task is short: a reply thinks at most ``PERFECT_SECONDS``, an analysis step about a
+#: second). On this machine a dead worker is seen at once, by its process id.
+STALE_AFTER = timedelta(seconds=60)
+#: A game or analysis that has been waiting this long with no task pending gets one. Its own
+#: request is enqueued within milliseconds of the commit; this only catches what a crash lost.
+GRACE = timedelta(seconds=2)
+_PENDING = (TaskResultStatus.READY, TaskResultStatus.RUNNING)
+
+
+@task(queue_name=COMPUTER_QUEUE, priority=10)  # before analyses, for a worker serving both
+def computer_reply(game_id: int, ply: int) -> None:
+    """The computer plays turn ``ply`` of ``game_id``, if the game still waits for it."""
+    computer.reply(game_id, ply)
+
+
+@task(queue_name=ANALYSIS_QUEUE)
+def analysis_step(analysis_id: int) -> None:
+    """One step of an analysis; the next step is a task of its own."""
+    if analysis.step(analysis_id):
+        analysis_step.enqueue(analysis_id)
+
+
+def ask_for_reply(game_id: int, ply: int) -> None:
+    """Queue the computer's reply for turn ``ply``, due once the deliberate pause has passed."""
+    due = timezone.now() + timedelta(seconds=settings.COMPUTER_PAUSE)
+    computer_reply.using(run_after=due).enqueue(game_id, ply)
+
+
+def ask_for_analysis(analysis_id: int) -> None:
+    analysis_step.enqueue(analysis_id)
+
+
+# --- Recovery after a crash ---------------------------------------------------------------------
+
+
+def worker_id() -> str:
+    """This process as a task worker: ``host:pid:start``, so that a worker on the same machine
+    can tell whether it is still alive (a recycled pid has another start time)."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{_started(os.getpid())}"
+
+
+def _started(pid: int) -> str | None:
+    """The process's start time (clock ticks since boot), or ``None`` if it is not running."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return None
+    except OSError:  # no /proc here: whether the pid is in use is all we can tell
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass
+        return "0"
+    return stat.rpartition(")")[2].split()[19]
+
+
+def _alive(worker: str, started_at: datetime | None, now: datetime) -> bool:
+    host, _, rest = worker.partition(":")
+    pid, _, start = rest.partition(":")
+    if host == socket.gethostname()[:40] and pid.isdigit():
+        return _started(int(pid)) == start
+    return started_at is not None and now - started_at < STALE_AFTER
+
+
+def fail_dead_tasks(queues: list[str]) -> int:
+    """Mark failed the running tasks whose worker has died; returns how many."""
+    now = timezone.now()
+    failed = 0
+    running = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING, queue_name__in=queues)
+    for found in running.only("worker_ids", "started_at"):
+        worker = found.worker_ids[-1] if found.worker_ids else ""
+        if _alive(worker, found.started_at, now):
+            continue
+        # Only if it is still running: the worker may have finished it meanwhile.
+        failed += DBTaskResult.objects.filter(pk=found.pk, status=TaskResultStatus.RUNNING).update(
+            status=TaskResultStatus.FAILED,
+            finished_at=now,
+            exception_class_path="game.tasks.WorkerDied",
+            traceback=f"The worker {worker} stopped while running this task.",
+        )
+    if failed:
+        log.warning("%s task(s) of queues %s died with their worker", failed, ",".join(queues))
+    return failed
+
+
+def _pending(of: Task[..., None]) -> set[int]:
+    """The first arguments (game or analysis ids) of the pending runs of a task."""
+    rows = DBTaskResult.objects.filter(task_path=of.module_path, status__in=_PENDING).values_list(
+        "args_kwargs", flat=True
+    )
+    return {row["args"][0] for row in rows if row.get("args")}
+
+
+def ask_for_lost_replies() -> int:
+    """Ask again for the reply of every game where the computer is to move and none is pending."""
+    quiet = timezone.now() - GRACE
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, turn_started_at__lt=quiet)
+        .exclude(ai_level="")
+        .exclude(state__isnull=True)
+        .exclude(pk__in=_pending(computer_reply))
+    )
+    asked = 0
+    for game in games.only("pk", "state"):
+        state = stored_state(game)
+        if state.position.to_move == 1 and state.outcome is None:
+            computer_reply.enqueue(game.pk, state.ply)  # the pause is long past: due now
+            asked += 1
+    if asked:
+        log.warning("asked again for the computer's reply in %s game(s)", asked)
+    return asked
+
+
+def resume_analyses() -> int:
+    """Resume every queued or running analysis that has no step pending."""
+    quiet = timezone.now() - GRACE
+    lost = (
+        Analysis.objects.filter(status__in=(Analysis.Status.QUEUED, Analysis.Status.RUNNING))
+        .filter(updated_at__lt=quiet)
+        .exclude(pk__in=_pending(analysis_step))
+        .values_list("pk", flat=True)
+    )
+    for analysis_id in lost:
+        ask_for_analysis(analysis_id)
+    if lost:
+        log.warning("resumed %s analysis(es)", len(lost))
+    return len(lost)
+
+
+def recover(queues: list[str]) -> None:
+    """What a worker of ``queues`` runs when it starts and every few seconds after."""
+    fail_dead_tasks(queues)
+    if COMPUTER_QUEUE in queues:
+        ask_for_lost_replies()
+    if ANALYSIS_QUEUE in queues:
+        resume_analyses()

@@ -1,0 +1,176 @@
+"""The computer's replies and the analyses as durable tasks: asked for on commit, run by a
+worker once due, and asked for again after a crash."""
+
+import socket
+import subprocess
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from game import analysis, services, tasks, workers
+from game.models import Analysis, Game
+from game.selectors import stored_state
+from tests.games import finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+def replies():
+    return DBTaskResult.objects.filter(task_path="game.tasks.computer_reply").order_by(
+        "enqueued_at"
+    )
+
+
+@pytest.fixture
+def person_to_move(alice, django_capture_on_commit_callbacks):
+    """A game against the computer where alice, the person, leads (no reply asked for yet)."""
+    for _ in range(40):
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.game_create_vs_computer(user=alice, level="easy", trump="S")
+        if stored_state(game).position.to_move == 0:
+            assert not replies().filter(args_kwargs__args=[game.pk, 0]).exists()
+            return game
+        assert replies().filter(args_kwargs__args=[game.pk, 0]).exists()  # the computer leads
+    raise AssertionError("the computer led 40 games running")
+
+
+def lead(game, alice):
+    state = stored_state(game)
+    notation = str(state.legal_moves()[0])
+    return services.game_play_move(
+        game_id=game.pk, user=alice, notation=notation, expected_ply=state.ply
+    )
+
+
+def test_a_turn_that_leaves_the_computer_to_move_asks_for_its_reply_on_commit(
+    person_to_move, alice, settings, django_capture_on_commit_callbacks
+):
+    settings.COMPUTER_PAUSE = 0.6
+    before = replies().count()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        lead(person_to_move, alice)
+    assert replies().count() == before  # nothing is asked for before the commit
+    for callback in callbacks:
+        callback()
+    reply = replies().last()
+    assert reply.args_kwargs["args"] == [person_to_move.pk, 1]
+    assert reply.queue_name == "computer" and reply.status == TaskResultStatus.READY
+    pause = (reply.run_after - reply.enqueued_at).total_seconds()
+    assert 0.55 < pause < 0.7  # due once the deliberate pause has passed
+
+
+def test_the_worker_plays_the_reply_once_it_is_due(
+    person_to_move, alice, settings, run_tasks, django_capture_on_commit_callbacks
+):
+    settings.COMPUTER_PAUSE = 30
+    with django_capture_on_commit_callbacks(execute=True):
+        lead(person_to_move, alice)
+    run_tasks()
+    assert person_to_move.moves.count() == 1  # still in its pause
+
+    replies().update(run_after=timezone.now())
+    run_tasks()
+    assert [(m.ply, m.player) for m in person_to_move.moves.order_by("ply")] == [(0, 0), (1, 1)]
+    assert replies().last().status == TaskResultStatus.SUCCESSFUL
+
+
+def test_a_reply_for_a_ply_the_game_has_left_plays_nothing(person_to_move, alice, run_tasks):
+    lead(person_to_move, alice)
+    tasks.computer_reply.enqueue(person_to_move.pk, 5)
+    run_tasks()
+    assert person_to_move.moves.count() == 1
+    assert replies().last().status == TaskResultStatus.SUCCESSFUL
+
+
+def dead_pid():
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
+
+
+def test_recovery_fails_the_tasks_of_dead_workers_and_asks_again_for_their_replies(
+    person_to_move, alice, run_tasks
+):
+    lead(person_to_move, alice)
+    Game.objects.filter(pk=person_to_move.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=10)
+    )
+    here = socket.gethostname()[:40]
+    now = timezone.now()
+
+    def running(worker, started=now, game_id=person_to_move.pk):
+        found = tasks.computer_reply.enqueue(game_id, 1).db_result
+        found.claim(worker)
+        DBTaskResult.objects.filter(pk=found.pk).update(started_at=started)
+        return found.pk
+
+    dead_here = running(f"{here}:{dead_pid()}:123")
+    alive_here = running(tasks.worker_id(), game_id=-1)
+    alive_elsewhere = running("elsewhere:1:1", game_id=-2)
+    dead_elsewhere = running("elsewhere:1:1", now - timedelta(minutes=2), game_id=-3)
+
+    assert tasks.fail_dead_tasks(["computer"]) == 2
+    status = dict(DBTaskResult.objects.values_list("pk", "status"))
+    assert status[dead_here] == status[dead_elsewhere] == TaskResultStatus.FAILED
+    assert status[alive_here] == status[alive_elsewhere] == TaskResultStatus.RUNNING
+
+    assert tasks.ask_for_lost_replies() == 1
+    assert tasks.ask_for_lost_replies() == 0  # one is pending now
+    DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).delete()
+    run_tasks()
+    assert person_to_move.moves.count() == 2  # the computer's reply came after all
+
+
+def test_a_game_left_without_its_reply_gets_one(person_to_move, alice, run_tasks):
+    lead(person_to_move, alice)
+    replies().delete()  # as if the process died between the commit and the enqueue
+    run_tasks()
+    assert person_to_move.moves.count() == 1  # within the grace, the request may still come
+    Game.objects.filter(pk=person_to_move.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=10)
+    )
+    run_tasks()
+    assert person_to_move.moves.count() == 2
+
+
+def test_an_analysis_stopped_midway_resumes_where_it_stopped(alice, bob, run_tasks):
+    game = finished_game(alice, bob)
+    found, _ = services.analysis_request(user=alice, game_id=game.pk, seconds=0.02)
+    for _ in range(3):
+        analysis.step(found.pk)
+    Analysis.objects.filter(pk=found.pk).update(updated_at=timezone.now() - timedelta(seconds=10))
+    reviews = Analysis.objects.get(pk=found.pk).positions
+    assert len(reviews) == 3
+    run_tasks()
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.DONE
+    assert found.positions[:3] == reviews and len(found.positions) == game.moves.count()
+
+
+def test_an_idle_worker_sleeps_until_the_earliest_task_is_due_or_a_poll():
+    tasks_ = DBTaskResult.objects.all()
+    assert workers._until_due(tasks_, 0.05) == 0.05  # nothing waiting
+    tasks.computer_reply.using(run_after=timezone.now() + timedelta(seconds=0.03)).enqueue(1, 0)
+    assert 0 < workers._until_due(tasks_, 0.05) <= 0.03
+    tasks.computer_reply.using(run_after=timezone.now() - timedelta(seconds=1)).enqueue(2, 0)
+    assert workers._until_due(tasks_, 0.05) == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "environ", "serves"),
+    [
+        (["/venv/bin/daphne", "yourtrumps_site.asgi:application"], {}, True),
+        (["/venv/lib/python3.11/site-packages/daphne/__main__.py", "x:app"], {}, True),
+        (["manage.py", "runserver"], {"RUN_MAIN": "true"}, True),
+        (["manage.py", "runserver"], {}, False),  # the autoreloader's parent
+        (["manage.py", "runserver", "--noreload"], {}, True),
+        (["manage.py", "db_worker"], {}, False),
+        (["manage.py", "migrate"], {"RUN_MAIN": "true"}, False),
+        (["/venv/bin/pytest", "tests"], {}, False),
+    ],
+)
+def test_only_web_servers_start_embedded_workers(argv, environ, serves):
+    assert workers.is_web_server(argv, environ) is serves
