@@ -10,7 +10,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint clean
+.PHONY: run serve test lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,16 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 run: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The scaled set-up on one address (README, "Serving a crowd"): several Daphne processes sharing
+# port 8000 and the task workers, on PostgreSQL and Redis (the local ones unless set).
+SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
+PROCESSES ?= 2
+serve: $(RUN_STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(SERVE_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(SERVE_REDIS_URL)} \
+	  sh -c '$(BIN)/python manage.py migrate --noinput && \
+	  exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)'
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

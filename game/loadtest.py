@@ -340,7 +340,9 @@ PASSWORD = "tumbleweed-lantern-quorum-42"
 class Config:
     """One run's settings; :meth:`check` refuses what the run must not do."""
 
-    url: str
+    #: The server's address; or several, the processes of one site (sharing its database and
+    #: channel layer), each game's two players then on different ones.
+    urls: list[str]
     games: int = 50
     think: tuple[float, float] = (0.5, 1.0)
     seconds: float = 60.0
@@ -361,7 +363,9 @@ class Config:
     out: TextIO = sys.stdout
 
     def check(self) -> None:
-        self.url = check_loopback(self.url)
+        if not self.urls:
+            raise LoadTestError("give the server's address with --url")
+        self.urls = [check_loopback(url) for url in self.urls]
         if not 1 <= self.games <= MAX_GAMES:
             raise LoadTestError(f"--games must be between 1 and {MAX_GAMES}")
         if not 0 < self.seconds <= MAX_SECONDS:
@@ -443,10 +447,11 @@ def database_checks(
 class Player:
     """One person: a cookie jar, a CSRF token, and at most one open game socket."""
 
-    def __init__(self, run: Run, name: str, session: aiohttp.ClientSession) -> None:
+    def __init__(self, run: Run, name: str, session: aiohttp.ClientSession, url: str) -> None:
         self.run = run
         self.name = name
         self.http = session
+        self.url = url  # the server this player talks to (one of the run's addresses)
         self.csrf = ""
         self.game_id = 0
         self.table: TableView | None = None  # the newest table from any source
@@ -467,9 +472,12 @@ class Player:
         """One request (redirects not followed): its status, text and headers; or, when it
         fails on the way, the error counted under ``kind`` and :class:`Failed` raised."""
         headers = {"HX-Request": "true"} if htmx else {}
+        if htmx and method == "POST" and self._ws is not None and not self._ws.closed:
+            # As the table's script does: with the socket open, it brings the mover's table.
+            headers["X-Table-Live"] = "1"
         try:
             async with self.http.request(
-                method, self.run.url + path, headers=headers, allow_redirects=False, **kwargs
+                method, self.url + path, headers=headers, allow_redirects=False, **kwargs
             ) as answer:
                 text = await answer.text()
                 return answer.status, text, answer.headers
@@ -560,11 +568,11 @@ class Player:
         """Read the socket until it is closed; a close the player did not ask for is an error,
         and the socket reconnects (as htmx's extension does) a second later."""
         run = self.run
-        url = run.ws_url + f"/ws/games/{game_id}/"
+        url = "ws" + self.url.removeprefix("http") + f"/ws/games/{game_id}/"
         while not self._closing:
             try:
                 async with self.http.ws_connect(
-                    url, headers={"Origin": run.url}, autoping=True, max_msg_size=0
+                    url, headers={"Origin": self.url}, autoping=True, max_msg_size=0
                 ) as ws:
                     self._ws = ws
                     async for message in ws:
@@ -840,8 +848,6 @@ class Run:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.url = config.url
-        self.ws_url = "ws" + config.url.removeprefix("http")
         self.stats = Stats()
         self.rng = random.Random(config.seed)
         self.stopping = asyncio.Event()
@@ -917,14 +923,16 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
 
         session_cookie = settings.SESSION_COOKIE_NAME
     players: list[Player] = []
-    for name in names:
+    for number, name in enumerate(names):
+        # With several addresses, a game's two players (numbers 2i and 2i + 1) use different ones.
+        url = config.urls[number % len(config.urls)]
         jar = aiohttp.CookieJar(unsafe=True)  # unsafe: accept cookies from an IP address
         if name in sessions:
-            jar.update_cookies({session_cookie: sessions[name]}, response_url=URL(config.url))
+            jar.update_cookies({session_cookie: sessions[name]}, response_url=URL(url))
         http = aiohttp.ClientSession(
             connector=connector, connector_owner=False, cookie_jar=jar, timeout=timeout
         )
-        players.append(Player(run, name, http))
+        players.append(Player(run, name, http, url))
     try:
         run.say(f"Run {config.run_id}: setting up {len(players)} players via {config.players_via}")
         gate = asyncio.Semaphore(SIGN_UP_CONCURRENCY if not sessions else 64)
@@ -981,7 +989,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         await connector.close()
     opened = stats.last_first_table - stats.first_socket_started if stats.sockets_opened else 0.0
     report = Report(
-        url=config.url,
+        url=" ".join(config.urls),
         games=config.games,
         think=config.think,
         players_via=config.players_via,

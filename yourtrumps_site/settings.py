@@ -132,12 +132,13 @@ def database_config(
     """The default database: PostgreSQL from ``url``, or SQLite in ``base_dir`` without one.
 
     The SQLite test database is a file (not in-memory) so that live-server tests, whose server
-    runs in another thread or process, see the same data. PostgreSQL connections come from a pool
+    runs in another thread or process, see the same data; its connections are kept open for the
+    next thread (``yourtrumps_site.sqlite_pool``). PostgreSQL connections come from a pool
     of at most ``pool_size`` per process (see the module's docstring for its size).
     """
     if not url:
         return {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "yourtrumps_site.sqlite_pool",
             "NAME": base_dir / "db.sqlite3",
             "OPTIONS": dict(SQLITE_OPTIONS),
             "TEST": {"NAME": base_dir / "db.sqlite3-test"},

@@ -70,9 +70,9 @@ def test_think_ranges_and_bounds() -> None:
         with pytest.raises(LoadTestError):
             loadtest.parse_think(bad)
     with pytest.raises(LoadTestError):
-        loadtest.Config(url="http://127.0.0.1:8000", games=loadtest.MAX_GAMES + 1).check()
+        loadtest.Config(urls=["http://127.0.0.1:8000"], games=loadtest.MAX_GAMES + 1).check()
     with pytest.raises(LoadTestError):
-        loadtest.Config(url="http://127.0.0.1:8000", seconds=loadtest.MAX_SECONDS + 1).check()
+        loadtest.Config(urls=["http://127.0.0.1:8000"], seconds=loadtest.MAX_SECONDS + 1).check()
 
 
 def test_the_report_prints_every_figure() -> None:
@@ -127,7 +127,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
     def test_twenty_games_play_without_a_single_error(self) -> None:
         out = io.StringIO()
         config = loadtest.Config(
-            url=self.live_server_url,
+            urls=[self.live_server_url],
             games=20,
             think=(0.05, 0.3),
             seconds=10,

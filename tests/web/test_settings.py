@@ -22,7 +22,7 @@ from yourtrumps_site.settings import (
 def test_database_is_sqlite_in_the_project_when_database_url_is_unset(tmp_path: Path) -> None:
     config = database_config(None, base_dir=tmp_path)
 
-    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["ENGINE"] == "yourtrumps_site.sqlite_pool"
     assert config["NAME"] == tmp_path / "db.sqlite3"
     assert config["TEST"]["NAME"] == tmp_path / "db.sqlite3-test"  # a file, not in memory
 

@@ -19,7 +19,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server (loopback)")
+        parser.add_argument(
+            "--url",
+            action="append",
+            help="the server (loopback; default http://127.0.0.1:8000); repeat it for the "
+            "processes of one site, to put each game's players on different ones",
+        )
         parser.add_argument("--games", type=int, default=50, help="games played at once")
         parser.add_argument(
             "--think", default="0.5-1", help="a player's thinking time per turn, seconds: LOW-HIGH"
@@ -57,7 +62,7 @@ class Command(BaseCommand):
             raise CommandError("--pid takes process ids") from None
         try:
             config = loadtest.Config(
-                url=options["url"],
+                urls=options["url"] or ["http://127.0.0.1:8000"],
                 games=options["games"],
                 think=loadtest.parse_think(options["think"]),
                 seconds=options["seconds"],

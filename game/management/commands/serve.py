@@ -1,0 +1,172 @@
+"""``manage.py serve``: the scaled set-up on one address, several Daphne processes and task workers.
+
+Why no reverse proxy: this command opens the listening socket itself, once per
+Daphne process, each with ``SO_REUSEPORT`` on the same address, and hands each
+process its own (``daphne --fd``). The kernel then spreads new connections over
+the processes by their addresses, with no extra hop, no extra package to
+install and nothing to configure. Each process also listens on an address of
+its own (``--port`` + 1, + 2, ...), so that a load test can put the two players
+of a game on different processes on purpose.
+
+The processes share PostgreSQL (``DATABASE_URL``) and Redis (``REDIS_URL``):
+with the in-memory channel layer a move would reach only the sockets of the
+process that took it, so several processes need Redis. The task workers
+(``manage.py db_worker``, one per queue) run the computer's replies and the
+analyses; the web processes start none of their own (``TASK_WORKER=external``).
+
+This command supervises them all: a child that dies is started again, and every
+child dies with it, even on ``kill -9`` (the kernel's parent-death signal).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from argparse import ArgumentParser
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from game.workers import QUEUES
+
+#: prctl's option that sends a signal to a process when its parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the supervisor dies, however it dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@dataclass
+class Child:
+    """One supervised process: what it is, how to start it, and the process running now."""
+
+    name: str
+    argv: list[str]
+    fds: tuple[int, ...] = ()
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    restarts: int = field(default=0)
+
+    def start(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            self.argv, pass_fds=self.fds, env=env, preexec_fn=_die_with_parent
+        )
+        self.started = time.monotonic()
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` that other sockets may share (``SO_REUSEPORT``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+class Command(BaseCommand):
+    help = "Serve the site with several Daphne processes on one address, plus task workers."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--processes", type=int, default=os.cpu_count() or 2, help="Daphne processes"
+        )
+        parser.add_argument(
+            "--workers", type=int, default=1, help="task workers per queue (computer, analysis)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        processes, workers = options["processes"], options["workers"]
+        if processes < 1 or workers < 0:
+            raise CommandError("--processes must be at least 1 and --workers at least 0")
+        layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+        if processes > 1 and layer.endswith("InMemoryChannelLayer"):
+            raise CommandError(
+                "Several processes need a shared channel layer: set REDIS_URL "
+                "(redis://127.0.0.1:6379/0), or serve with --processes 1."
+            )
+        host, port = options["host"], options["port"]
+        sockets = [listening_socket(host, port) for _ in range(processes)]
+        children = [self._daphne(n, sock, host, port) for n, sock in enumerate(sockets, 1)]
+        children += [
+            Child(
+                f"worker {queue} {n}",
+                self._manage("db_worker", "--no-reload", "--queue-name", queue),
+            )
+            for queue in QUEUES
+            for n in range(1, workers + 1)
+        ]
+        env = {**os.environ, "TASK_WORKER": "external"}
+        for child in children:
+            child.start(env)
+        # The sockets stay open here too: a Daphne started again gets its own back, and
+        # connections that arrive meanwhile wait in its queue rather than being refused.
+        own = ", ".join(f"http://{host}:{port + n}/" for n in range(1, processes + 1))
+        self.stdout.write(
+            f"Serving http://{host}:{port}/ with {processes} Daphne processes (each also on "
+            f"{own}) and {workers * len(QUEUES)} task workers; Ctrl-C stops them all."
+        )
+        self._supervise(children, env)
+
+    def _daphne(self, number: int, sock: socket.socket, host: str, port: int) -> Child:
+        argv = [
+            sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
+            "-e", f"tcp:port={port + number}:interface={host}",
+            "--proxy-headers", "yourtrumps_site.asgi:application",
+        ]  # fmt: skip
+        return Child(f"daphne {number}", argv, fds=(sock.fileno(),))
+
+    def _manage(self, *command: str) -> list[str]:
+        return [sys.executable, str(settings.BASE_DIR / "manage.py"), *command]
+
+    def _supervise(self, children: list[Child], env: dict[str, str]) -> None:
+        stopping = False
+
+        def stop(signum: int, frame: object) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            while not stopping:
+                time.sleep(0.5)
+                for child in children:
+                    assert child.process is not None
+                    code = child.process.poll()
+                    if code is None or stopping:
+                        continue
+                    # A child that keeps dying at once is waited for a little, not spun.
+                    if time.monotonic() - child.started < 5:
+                        time.sleep(min(5.0, 0.5 * 2**child.restarts))
+                    child.restarts += 1
+                    self.stderr.write(f"{child.name} exited with {code}: starting it again")
+                    child.start(env)
+        finally:
+            self.stdout.write("Stopping…")
+            for child in children:
+                if child.process and child.process.poll() is None:
+                    child.process.terminate()
+            deadline = time.monotonic() + 10
+            for child in children:
+                if child.process is None:
+                    continue
+                try:
+                    child.process.wait(max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    child.process.kill()
+                    child.process.wait()

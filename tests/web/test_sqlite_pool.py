@@ -1,0 +1,70 @@
+"""The embedded SQLite backend hands a closed connection to the next thread, never a stale one."""
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from yourtrumps_site.sqlite_pool.base import DatabaseWrapper
+
+pytestmark = pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="the pool serves the embedded SQLite set-up only"
+)
+
+
+@pytest.fixture(autouse=True)
+def _own_databases(django_db_blocker: pytest.FixtureRequest) -> object:
+    """These tests open databases of their own, not the test database."""
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        yield
+
+
+def wrapper(path: Path) -> DatabaseWrapper:
+    return DatabaseWrapper({**connection.settings_dict, "NAME": str(path)}, alias="pooled")
+
+
+def in_thread(path: Path) -> tuple[sqlite3.Connection, list[tuple[int]]]:
+    """Connect in a new thread, as each request does, read, and close."""
+    result = {}
+
+    def work() -> None:
+        db = wrapper(path)
+        with db.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pile")
+            result["rows"] = cursor.fetchall()
+        result["raw"] = db.connection
+        db.close()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    return result["raw"], result["rows"]
+
+
+def test_the_next_thread_gets_the_closed_connection_rolled_back(tmp_path: Path) -> None:
+    path = tmp_path / "pooled.sqlite3"
+    sqlite3.connect(path).execute("CREATE TABLE pile (card TEXT)").connection.close()
+    first, _ = in_thread(path)
+    db = wrapper(path)
+    db.connect()
+    assert db.connection is first  # reused, though opened in another thread
+    db.connection.execute("BEGIN")
+    db.connection.execute("INSERT INTO pile VALUES ('QS')")
+    db.close()  # mid-transaction: the insert must not survive in the pooled connection
+    again, rows = in_thread(path)
+    assert again is first and rows == [(0,)]
+
+
+def test_a_database_made_again_at_the_same_path_gets_a_new_connection(tmp_path: Path) -> None:
+    path = tmp_path / "pooled.sqlite3"
+    sqlite3.connect(path).execute("CREATE TABLE pile (card TEXT)").connection.close()
+    old, _ = in_thread(path)
+    path.unlink()
+    made_again = sqlite3.connect(path)
+    made_again.execute("CREATE TABLE pile (card TEXT)")
+    made_again.execute("INSERT INTO pile VALUES ('6D')")
+    made_again.commit()
+    new, rows = in_thread(path)
+    assert new is not old and rows == [(1,)]
