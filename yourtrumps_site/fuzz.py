@@ -279,7 +279,7 @@ class Inputs:
         if self.random.random() < 0.05:
             path = path.rstrip("/")  # the slash-less twin
         method = self.random.choices(["GET", "POST", "HEAD", "PUT", "DELETE"], [40, 52, 3, 3, 2])[0]
-        data, content_type, bad = self._body(method)
+        data, content_type, bad = self._body(method, reads_files=route.name == "game:import")
         headers = {"HX-Request": "true"} if self.random.random() < 0.4 else {}
         return HttpInput(
             number,
@@ -293,8 +293,11 @@ class Inputs:
             str(route),
         )
 
-    def _body(self, method: str) -> tuple[dict[str, Any] | str, str | None, bool]:
-        """Form fields (as the client sends them), or a raw body of the wrong kind."""
+    def _body(
+        self, method: str, *, reads_files: bool
+    ) -> tuple[dict[str, Any] | str, str | None, bool]:
+        """Form fields (as the client sends them), or a raw body of the wrong kind. A bad file
+        makes the input malformed only where it is read (elsewhere it is ignored, rightly)."""
         r = self.random.random()
         if method == "POST" and r < 0.06:
             raw = self.random.choice(
@@ -310,6 +313,7 @@ class Inputs:
             shape = self.random.random()
             if method == "POST" and (name == "file" or shape < 0.03):
                 content, bad = self._upload()
+                bad = bad and reads_files
                 data[name] = SimpleUploadedFile("record.txt", content, "text/plain")
             elif shape < 0.12:
                 pairs = [self._value() for _ in range(self.random.randint(2, 3))]
@@ -370,7 +374,8 @@ class Inputs:
         headers = {"HX-Request": "true", "HX-Trigger": "chat-form"}
         if r < 0.25:
             text, bad = self._value(http=False)
-            return json.dumps({"chat": text[:200], "HEADERS": headers}), bad
+            line = text if bad else text[:200]  # cut short, a bad value could become a good one
+            return json.dumps({"chat": line, "HEADERS": headers}), bad
         if r < 0.35:
             return json.dumps({"chat": "a" + NUL + "b", "HEADERS": headers}), True
         if r < 0.45:
@@ -423,6 +428,20 @@ def stored_state() -> tuple[Any, ...]:
         ImportedGame.objects.count(),
         Analysis.objects.count(),
     )
+
+
+STATE_PARTS = ("games", "moves", "chat lines", "reports", "moderation actions", "active users",
+               "imported records", "analyses")
+
+
+def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
+    """Which parts of :func:`stored_state` differ, and how (for a game: its row)."""
+    parts = []
+    for name, old, new in zip(STATE_PARTS, before, after, strict=True):
+        if old != new:
+            detail = sorted(set(new) - set(old)) if name == "games" else f"{old} -> {new}"
+            parts.append(f"{name} {detail}")
+    return "; ".join(parts)
 
 
 # --- Running -----------------------------------------------------------------------------------
@@ -490,8 +509,9 @@ def run_http(
                            f"{status} {raised[-1] if raised else ''!r}")
             after = stored_state()
             if (case.malformed or 400 <= status < 500) and after != before:
+                changed = _changed(before, after)
                 tally.fail(f"#{case.number} {case.method} {case.path[:120]!r} as {case.role}: "
-                           f"refused ({status}) but stored state changed")
+                           f"refused ({status}) but stored state changed: {changed}")
             before = after
             if case.role != "anon" and case.route.endswith("logout"):
                 client.force_login(inputs.world.user(case.role))
@@ -561,8 +581,10 @@ async def _exchange(
         # Let a line that did land reach the group before reading the state.
         while not await socket.receive_nothing(timeout=0.01):
             await socket.receive_output(timeout=20)
-        if malformed and await state() != before:
-            tally.fail(f"{where}: a malformed frame changed stored state: {frame[:80]!r}")
+        after = await state()
+        if malformed and after != before:
+            tally.fail(f"{where}: a malformed frame changed stored state: {frame[:80]!r}: "
+                       f"{_changed(before, after)}")
     if socket.future.done():
         socket.future.result()  # raises what the consumer died of
 
