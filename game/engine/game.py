@@ -19,7 +19,7 @@ from types import MappingProxyType
 from .errors import IllegalMoveError
 from .moves import Move
 from .position import LegalMoves, Outcome, Position, PositionKey, Termination
-from .state import REPETITION_LIMIT, GameState, judge
+from .state import REPETITION_LIMIT, GameState, judge, repetition_key
 
 __all__ = ["REPETITION_LIMIT", "Game"]
 
@@ -83,7 +83,8 @@ class Game:
     @property
     def state(self) -> GameState:
         """What going on from here needs: the position, the ply and the repetition counts."""
-        return GameState(self.position, MappingProxyType(dict(self._seen)), self.ply)
+        seen = {repetition_key(key): count for key, count in self._seen.items()}
+        return GameState(self.position, MappingProxyType(seen), self.ply)
 
     def legal_moves(self) -> LegalMoves:
         if self.outcome is not None:

@@ -16,12 +16,13 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .cards import CARD_NAMES, Card
+from .cards import CARD_NAMES
 from .errors import IllegalMoveError, NotationError
 from .moves import Move
 from .notation import position_from_json, position_to_json
@@ -44,17 +45,18 @@ class GameState:
     """An immutable value: :meth:`play` returns the state after a turn."""
 
     position: Position
-    #: Each position's key and how many times it has arisen (the current one included).
-    seen: Mapping[PositionKey, int] = field(compare=True)
+    #: How many times each position has arisen (the current one included), by
+    #: :func:`repetition_key`: text, so that storing and reading a state costs no parsing.
+    seen: Mapping[str, int] = field(compare=True)
     ply: int = 0
 
     @classmethod
     def start(cls, position: Position) -> GameState:
-        return cls(position, MappingProxyType({position.key: 1}), 0)
+        return cls(position, MappingProxyType({repetition_key(position.key): 1}), 0)
 
     @property
     def outcome(self) -> Outcome | None:
-        return judge(self.position, self.seen[self.position.key])
+        return judge(self.position, self.repetitions())
 
     def legal_moves(self) -> LegalMoves:
         if self.outcome is not None:
@@ -67,12 +69,13 @@ class GameState:
             raise IllegalMoveError(f"{move}: the game is over (drawn by repetition)")
         after = self.position.play(move)
         seen = dict(self.seen)
-        seen[after.key] = seen.get(after.key, 0) + 1
+        key = repetition_key(after.key)
+        seen[key] = seen.get(key, 0) + 1
         return GameState(after, MappingProxyType(seen), self.ply + 1)
 
     def repetitions(self) -> int:
         """How many times the current position has arisen."""
-        return self.seen[self.position.key]
+        return self.seen[repetition_key(self.position.key)]
 
     # -- JSON, for storing beside the log ----------------------------------------
 
@@ -82,7 +85,7 @@ class GameState:
         data: dict[str, Any] = {
             "position": position_to_json(self.position),
             "ply": self.ply,
-            "seen": {_key_text(key): count for key, count in self.seen.items()},
+            "seen": dict(self.seen),
         }
         if self.position.drawn_by_last_card:
             data["last_card"] = True
@@ -99,14 +102,13 @@ class GameState:
         ply = data.get("ply")
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
             raise NotationError(f"ply must be a whole number, not {ply!r}")
-        seen = {}
-        for text, count in data["seen"].items():
-            if not isinstance(count, int) or count < 1:
-                raise NotationError(f"position {text!r} is counted {count!r} times")
-            seen[_key_from_text(text)] = count
-        if position.key not in seen:
+        seen = data["seen"]
+        for text, count in seen.items():
+            if not _KEY.fullmatch(text) or not isinstance(count, int) or count < 1:
+                raise NotationError(f"position {text!r} counted {count!r} times is not a count")
+        if repetition_key(position.key) not in seen:
             raise NotationError("the current position is not counted in seen")
-        return cls(position, MappingProxyType(seen), ply)
+        return cls(position, MappingProxyType(dict(seen)), ply)
 
 
 def _with_last_card_draw(position: Position) -> Position:
@@ -115,16 +117,12 @@ def _with_last_card_draw(position: Position) -> Position:
     )
 
 
-def _key_text(key: PositionKey) -> str:
-    """``hand0.hand1.pile.to_move``: hands as hex bitmasks, the pile as card names."""
+#: What :func:`repetition_key` writes: hands in hex, the pile's cards, the player to move.
+_KEY = re.compile(r"[0-9a-f]+\.[0-9a-f]+\.(?:[6-9TJQKA][SHDC])*\.[01]")
+
+
+def repetition_key(key: PositionKey) -> str:
+    """A position's key as text, ``hand0.hand1.pile.to_move``: hands as hex bitmasks, the pile
+    as card names (``5e4e06a4f.a1b1f95a0.TS.0``)."""
     (h0, h1), pile, to_move = key
     return f"{h0:x}.{h1:x}.{''.join(CARD_NAMES[c] for c in pile)}.{to_move}"
-
-
-def _key_from_text(text: Any) -> PositionKey:
-    try:
-        h0, h1, pile, to_move = str(text).split(".")
-        cards = tuple(Card.parse(pile[i : i + 2]) for i in range(0, len(pile), 2))
-        return (int(h0, 16), int(h1, 16)), cards, int(to_move)
-    except ValueError:
-        raise NotationError(f"{text!r} is not a position key") from None

@@ -10,7 +10,6 @@ from typing import Any
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
-from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
@@ -162,7 +161,6 @@ def _play_button(
 ) -> SafeString:
     """A playable card: a beat's first click (it lists the second cards), or a lead or a beat
     with one's last card, posted at once."""
-    game_id = table.game.pk
     chip = format_html(_CHIP, f["rank"], f["symbol"])
     if table.pile and len(table.bottom.hand) > 1:
         picked = card == table.beater
@@ -170,7 +168,7 @@ def _play_button(
             '<button type="button" class="{}" hx-get="{}?beater={}" hx-target="#table" '
             'hx-swap="outerHTML" aria-label="{}" aria-pressed="{}">{}</button>',
             _classes(f, (True, "card--play"), (picked, "card--picked"), (trump, "card--trump")),
-            reverse("game:table", args=[game_id]),
+            table.urls["table"],
             f["code"],
             gettext("Beat with the %(name)s") % {"name": f["name"]},
             "true" if picked else "false",
@@ -180,7 +178,7 @@ def _play_button(
         label = gettext("Beat with your last card, the %(name)s") % {"name": f["name"]}
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
-    url = reverse("game:move", args=[game_id])
+    url = table.urls["move"]
     return format_html(
         '<form method="post" action="{}" hx-post="{}" hx-target="#table" hx-swap="outerHTML">'
         '{}<input type="hidden" name="ply" value="{}"><input type="hidden" name="move" value="{}">'

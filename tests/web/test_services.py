@@ -267,13 +267,9 @@ def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_c
     for callback in callbacks:
         callback()
     message = async_to_sync(layer.receive)(channel)
-    assert message == {
-        "type": "game.changed",
-        "version": result.game.version,
-        "events": [
-            {"kind": "Moved", "ply": 0, "seat": result.move.player, "notation": result.move.notation}
-        ],
-    }
+    move = result.move
+    moved = {"kind": "Moved", "ply": 0, "seat": move.player, "notation": move.notation}
+    assert message == {"type": "game.changed", "version": result.game.version, "events": [moved]}
 
 
 def test_a_resignation_says_who_won_and_how(game, alice, bob):
