@@ -72,3 +72,29 @@ def artifacts_dir() -> Path:
     """test-artifacts/ at the project's top (gitignored): screenshots for people to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def task_worker() -> Iterator[None]:
+    """A task worker for the live server's database, as ``make run``'s embedded ones: the live
+    server (a spawned process running Daphne, not `runserver`) starts none. A thread of the test
+    process, whose connections already point at the test database."""
+    import threading
+
+    from game import tasks, workers
+
+    worker = workers.Worker(
+        queue_names=list(workers.QUEUES),
+        interval=0.02,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=tasks.worker_id(),
+        excluded_queue_names=[],
+    )
+    thread = threading.Thread(target=worker.run, daemon=True, name="task-worker")
+    thread.start()
+    yield
+    worker.running = False
+    thread.join(timeout=30)

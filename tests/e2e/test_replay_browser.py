@@ -19,10 +19,6 @@ from tests.games import finished_game
 STEP_TIMEOUT = 20_000  # ms: generous, for a busy machine
 
 
-def in_process(function, *args):
-    return function(*args)
-
-
 def shown_ply(page: Page) -> int:
     return int(page.locator("#replay").get_attribute("data-ply") or -1)
 
@@ -54,8 +50,10 @@ class ReplayTests(ChannelsLiveServerTestCase):
             users.create_user("alice", password="pw-alice-123"),
             users.create_user("bob", password="pw-bob-123"),
         )
-        found, _ = services.analysis_request(game_id=self.game.pk, seconds=0.05)
-        analysis.run(found.pk, runner=in_process)
+        found, _ = services.analysis_request(
+            user=self.game.seat0, game_id=self.game.pk, seconds=0.05
+        )
+        analysis.run(found.pk)
 
     def test_a_visitor_steps_through_a_replay_with_the_keyboard(self) -> None:
         page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
