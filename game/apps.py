@@ -16,4 +16,6 @@ class GameConfig(AppConfig):
         from game import workers
 
         if settings.TASK_WORKER == "embedded" and workers.is_web_server(sys.argv, os.environ):
+            if os.environ.get("RUN_MAIN") == "true":  # runserver's child: not without its parent
+                workers.die_with_parent(os.getppid())
             workers.start_embedded()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -44,6 +45,10 @@ STALE_AFTER = timedelta(seconds=60)
 #: request is enqueued within milliseconds of the commit; this only catches what a crash lost.
 GRACE = timedelta(seconds=2)
 _PENDING = (TaskResultStatus.READY, TaskResultStatus.RUNNING)
+#: Finished tasks are kept this long (the admin shows them; ``reply_latency`` reads them), then
+#: deleted by the workers, every ``PRUNE_EVERY`` seconds.
+KEEP_FINISHED = timedelta(days=1)
+PRUNE_EVERY = 600.0
 
 
 @task(queue_name=COMPUTER_QUEUE, priority=10)  # before analyses, for a worker serving both
@@ -168,8 +173,25 @@ def resume_analyses() -> int:
     return len(lost)
 
 
+def prune_finished(queues: list[str]) -> int:
+    """Delete the finished tasks of ``queues`` older than :data:`KEEP_FINISHED`."""
+    old = timezone.now() - KEEP_FINISHED
+    finished = (TaskResultStatus.SUCCESSFUL, TaskResultStatus.FAILED)
+    found = DBTaskResult.objects.filter(
+        queue_name__in=queues, status__in=finished, finished_at__lt=old
+    )
+    return found.delete()[0]
+
+
+_pruned_at = -PRUNE_EVERY
+
+
 def recover(queues: list[str]) -> None:
     """What a worker of ``queues`` runs when it starts and every few seconds after."""
+    global _pruned_at
+    if time.monotonic() - _pruned_at >= PRUNE_EVERY:
+        prune_finished(queues)
+        _pruned_at = time.monotonic()
     fail_dead_tasks(queues)
     if COMPUTER_QUEUE in queues:
         ask_for_lost_replies()

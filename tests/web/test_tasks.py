@@ -174,3 +174,13 @@ def test_an_idle_worker_sleeps_until_the_earliest_task_is_due_or_a_poll():
 )
 def test_only_web_servers_start_embedded_workers(argv, environ, serves):
     assert workers.is_web_server(argv, environ) is serves
+
+
+def test_finished_tasks_are_pruned_after_a_day():
+    old, new = (tasks.computer_reply.enqueue(n, 0).db_result for n in (1, 2))
+    for found, age in ((old, timedelta(days=2)), (new, timedelta(hours=1))):
+        found.set_successful(None)
+        DBTaskResult.objects.filter(pk=found.pk).update(finished_at=timezone.now() - age)
+    pending = tasks.computer_reply.enqueue(3, 0).db_result
+    assert tasks.prune_finished(["computer"]) == 1
+    assert set(DBTaskResult.objects.values_list("pk", flat=True)) == {new.pk, pending.pk}
