@@ -1,6 +1,7 @@
 """Moderators' view of games, their move logs, imported records and analyses."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from game.models import Analysis, Game, ImportedGame, Move
 
@@ -38,9 +39,10 @@ class ImportedGameAdmin(admin.ModelAdmin):
 
 @admin.register(Analysis)
 class AnalysisAdmin(admin.ModelAdmin):
-    """Analyses are the computer's work: read here, restarted from the replay page."""
+    """Analyses are the computer's work: read here, asked for (and restarted) from the replay
+    page, never made by hand (a hand-made one has no thinking time and nobody to run it)."""
 
-    list_display = ("id", "game", "imported", "status", "done", "total", "updated_at")
+    list_display = ("id", "game", "imported", "requested_by", "status", "done", "total")
     list_filter = ("status",)
     search_fields = ("=game__id", "=imported__id")
     readonly_fields = (
@@ -53,6 +55,10 @@ class AnalysisAdmin(admin.ModelAdmin):
         "done",
         "total",
         "error",
+        "requested_by",
         "created_at",
         "updated_at",
     )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

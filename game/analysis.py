@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from game import services
+from game import cpu, services
 from game.ai.review import annotate, only_turn, review_position
 from game.engine import position_to_json
 from game.models import Analysis
@@ -48,7 +48,7 @@ def _step(analysis_id: int) -> bool:
     ply = len(analysis.positions)
     if ply < reviewed:
         services.analysis_start(analysis_id=analysis_id, total=reviewed + len(analysis.only))
-        review = review_position(start, turns[:ply], analysis.seconds)
+        review = cpu.run("analysis", review_position, start, turns[:ply], analysis.seconds)
         return services.analysis_store_position(analysis_id=analysis_id, ply=ply, review=review)
     kept = [
         note.ply
@@ -63,5 +63,5 @@ def _step(analysis_id: int) -> bool:
         return False
     total = reviewed + len(analysis.only) + len(kept)
     services.analysis_start(analysis_id=analysis_id, total=total)
-    only = only_turn(start, turns, kept[0], analysis.seconds / 4)
+    only = cpu.run("analysis", only_turn, start, turns, kept[0], analysis.seconds / 4)
     return services.analysis_store_only(analysis_id=analysis_id, ply=kept[0], only=only)

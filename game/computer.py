@@ -1,15 +1,15 @@
 """The computer's reply to a person, as run by a task worker (:func:`game.tasks.computer_reply`).
 
-The search runs in the worker's own process: a worker is a process of its own,
-away from any web server's event loop, and a pool beside it would only add
-processes that could outlive it.
+The search runs where :mod:`game.cpu` says: in a worker process's own process,
+or in a child of the web server whose embedded worker thread asked.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 
-from game import services
+from game import ai, cpu, services
 from game.models import Game
 from game.selectors import stored_state
 
@@ -28,6 +28,7 @@ def reply(game_id: int, ply: int) -> None:
         if game.status != Game.Status.ACTIVE or stored_state(game).ply != ply:
             log.info("computer reply for game %s ply %s: no longer wanted", game_id, ply)
             return
-        services.game_play_computer_move(game_id=game_id)
+        search = partial(cpu.run, "computer", ai.choose_move)
+        services.game_play_computer_move(game_id=game_id, choose=search)
     except (services.GameError, Game.DoesNotExist) as error:
         log.info("computer reply in game %s refused: %s", game_id, error)

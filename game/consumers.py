@@ -5,8 +5,8 @@ their commit (:mod:`game.live`); each game consumer then sends its viewer the
 table at the new version, as an out-of-band swap for htmx's websocket
 extension. The table is rendered once per version and viewer (seat 0, seat 1,
 a spectator) in this process, and the same bytes go to every socket of that
-viewer (:class:`game.tables.TableCache`); the rendering reads the database in a
-pool of threads of its own, so sockets never queue behind one shared thread.
+viewer (:class:`game.tables.TableCache`). Their database work runs in the sockets'
+threads (:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
 
 The game's socket also carries its chat (``moderation.chat``): the two players send lines over it
 (htmx's ``ws-send``), and everyone gets the chat as *they* see it. A banned user's sockets are
@@ -16,12 +16,10 @@ refused, and close when the ban is given.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 
 from game.live import LOBBY_GROUP, game_group
@@ -29,27 +27,35 @@ from game.models import Game
 from game.selectors import open_seeks
 from game.tables import TableCache, render_table, table_for
 from moderation import chat
+from yourtrumps_site.socket_threads import in_socket_thread
 
-#: The threads that read and render tables for this process's sockets (``LIVE_THREADS``).
-_RENDER_THREADS = ThreadPoolExecutor(settings.LIVE_THREADS, thread_name_prefix="table")
 _TABLES = TableCache()
 
 #: The close code of a socket for a game that does not exist.
 NOT_FOUND_CODE = 4404
 
 
-def _in_render_thread(function: Any) -> Any:
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_RENDER_THREADS)
+@dataclass(frozen=True)
+class _Arrival:
+    """What a socket needs to know on connecting, read in one go: whether it is refused (a
+    banned user, a game that does not exist), its viewer's seat, and the chat as they see it."""
+
+    refused_code: int | None
+    seat: int | None = None
+    chat_log: str = ""
 
 
-@_in_render_thread
-def _seat_in(game_id: int, user: object) -> tuple[bool, int | None]:
-    """Whether the game exists, and the seat ``user`` holds in it."""
-    game = Game.objects.filter(pk=game_id).only("seat0_id", "seat1_id", "ai_level").first()
-    return game is not None, game.seat_of(user) if game is not None else None
+@in_socket_thread
+def _arrive(game_id: int, user: object) -> _Arrival:
+    if chat.refused(user):
+        return _Arrival(chat.BANNED_CODE)
+    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+    if game is None:
+        return _Arrival(NOT_FOUND_CODE)
+    return _Arrival(None, game.seat_of(user), chat.log_of(game, user))
 
 
-@_in_render_thread
+@in_socket_thread
 def _render(game_id: int, seat: int | None, user: object) -> tuple[int, str]:
     """The table as the holder of ``seat`` sees it now, ready to swap in; with its version."""
     game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
@@ -65,13 +71,11 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["pk"])
         user = self.scope.get("user")
-        if await chat.refuses_socket(user):
-            await self.close(code=chat.BANNED_CODE)
+        arrival = await _arrive(self.game_id, user)
+        if arrival.refused_code is not None:
+            await self.close(code=arrival.refused_code)
             return
-        exists, self.seat = await _seat_in(self.game_id, user)
-        if not exists:
-            await self.close(code=NOT_FOUND_CODE)
-            return
+        self.seat = arrival.seat
         # Spectators see the same table, but for a join form that only the logged-in get.
         authenticated = bool(getattr(user, "is_authenticated", False))
         self.viewer: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
@@ -85,8 +89,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # A reconnect may have missed changes: start from the table (and the chat, where the
         # game has one) as the server has them, in one message.
         html = await self._table(0, fresh=True)
-        chat_log = await chat.render_log(self.game_id, user)
-        await self.send(text_data=(html or "") + chat_log)
+        await self.send(text_data=(html or "") + arrival.chat_log)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -158,7 +161,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=await self._render())
 
-    @database_sync_to_async
+    @in_socket_thread
     def _render(self) -> str:
         html = render_to_string(
             "game/_seeks.html", {"seeks": list(open_seeks()), "user": self.scope.get("user")}

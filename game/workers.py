@@ -8,20 +8,15 @@ looking again at least every ``TASK_POLL_SECONDS``: the computer's reply,
 asked for at the commit and due after the pause, starts within milliseconds of
 falling due. On start and every few seconds it runs :func:`game.tasks.recover`.
 
-With ``TASK_WORKER=embedded`` each web server starts its own workers, one per
-queue (:func:`start_embedded`), and they die with it, even under ``SIGKILL``:
-the kernel kills them when their parent goes (``PR_SET_PDEATHSIG``), and a
-thread checks the parent as well where that is not available.
+With ``TASK_WORKER=embedded`` each web server serves the queues itself, from a
+thread per queue (:func:`start_embedded`), its searches in child processes that
+die with it, even under ``SIGKILL`` (:mod:`game.cpu`).
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 
@@ -34,7 +29,7 @@ from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet, get_date_max
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from game import tasks
+from game import cpu, tasks
 
 log = logging.getLogger(__name__)
 
@@ -95,51 +90,37 @@ def _until_due(mine: DBTaskResultQuerySet, poll: float) -> float:
     return min(poll, max(0.0, (due - timezone.now()).total_seconds()))
 
 
-# --- Dying with the parent ----------------------------------------------------------------------
+# --- Embedded workers: threads of a web server ------------------------------------------------
 
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` ends, however it ends."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the line above: nobody will signal
-        os._exit(1)
-
-    def watch() -> None:  # where prctl is missing, or its signal was lost
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+_embedded: list[threading.Thread] = []
 
 
-# --- Embedded workers: started by a web server ----------------------------------------------------
+def start_embedded() -> list[threading.Thread]:
+    """Serve each queue from a thread of this web process; their CPU work goes to children of
+    it (:mod:`game.cpu`), which die with it.
 
-_embedded: list[subprocess.Popen[bytes]] = []
-
-
-def start_embedded() -> list[subprocess.Popen[bytes]]:
-    """Start a worker process per queue, children of this process that die with it.
-
-    Call from the thread that lives as long as the process (the main thread): the
-    kernel's parent-death signal follows the thread that started the child.
+    Threads, not processes of their own: what they record is published from this process, so
+    it reaches this process's sockets on the in-memory channel layer too. Call from the thread
+    that lives as long as the process (the main thread): the kernel's parent-death signal
+    follows the thread that started the child.
     """
     if not _embedded:
+        cpu.use_children()
         for queue in QUEUES:
-            command = [
-                sys.executable,
-                str(settings.BASE_DIR / "manage.py"),
-                "db_worker",
-                f"--queue-name={queue}",
-                f"--parent={os.getpid()}",
-                "--no-reload",
-                "--no-startup-delay",
-            ]
-            _embedded.append(subprocess.Popen(command))
-        log.info("started task workers %s", [p.pid for p in _embedded])
+            worker = Worker(
+                queue_names=[queue],
+                interval=settings.TASK_POLL_SECONDS,
+                batch=False,
+                backend_name="default",
+                startup_delay=False,
+                max_tasks=None,
+                worker_id=tasks.worker_id(),
+                excluded_queue_names=[],
+            )
+            thread = threading.Thread(target=worker.run, daemon=True, name=f"tasks-{queue}")
+            thread.start()
+            _embedded.append(thread)
+        log.info("serving the task queues %s from this web server", QUEUES)
     return _embedded
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import re
 
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from game.models import Game
 from moderation.selectors import chat_for, is_banned
 from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, user_group
+from yourtrumps_site.socket_threads import in_socket_thread
 
 #: The close code of a socket refused or closed because its user is banned.
 BANNED_CODE = 4403
@@ -38,13 +38,15 @@ def _oob(html: str, element_id: str) -> str:
     return html.replace(marker, f'{marker} hx-swap-oob="outerHTML"', 1)
 
 
-@database_sync_to_async
-def refuses_socket(user: object) -> bool:
+def refused(user: object) -> bool:
     """A banned user's sockets are refused (their session is refused too; this also covers a
     socket whose user was read before the ban)."""
     return bool(getattr(user, "is_authenticated", False)) and (
         not user.is_active or is_banned(user)
     )
+
+
+refuses_socket = in_socket_thread(refused)
 
 
 def socket_user_group(user: object) -> str | None:
@@ -58,13 +60,18 @@ def _game(game_id: int) -> Game:
     return Game.objects.select_related("seat0", "seat1").get(pk=game_id)
 
 
-@database_sync_to_async
-def render_log(game_id: int, user: object) -> str:
+def log_of(game: Game, user: object) -> str:
     """The chat's lines as ``user`` sees them; nothing for a game without a chat."""
-    chat = chat_for(_game(game_id), user)
+    chat = chat_for(game, user)
     if not chat.open:
         return ""
     return _oob(render_to_string("moderation/_chat_log.html", {"chat": chat}), "chat-log")
+
+
+@in_socket_thread
+def render_log(game_id: int, user: object) -> str:
+    """:func:`log_of` the game ``game_id``."""
+    return log_of(_game(game_id), user)
 
 
 def _nesting_within(text: str, limit: int) -> bool:
@@ -101,7 +108,7 @@ def parse_line(text_data: str | None) -> tuple[str | None, str | None]:
     return line, None
 
 
-@database_sync_to_async
+@in_socket_thread
 def receive(game_id: int, user: object, text_data: str | None) -> str:
     """Post the line a socket sent (htmx's ``ws-send``: the form's fields as JSON); answer with
     the sender's chat form, which says why when the line was refused. Any frame at all gets an

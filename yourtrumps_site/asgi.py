@@ -1,7 +1,8 @@
 """The ASGI application that Daphne serves: Django for HTTP, Channels for websockets.
 
 Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user before reaching
-the consumers in ``game.routing``; a socket on any other path is refused cleanly
+the consumers in ``game.routing`` (in threads of their own,
+:mod:`yourtrumps_site.socket_threads`); a socket on any other path is refused cleanly
 (:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
 """
 
@@ -14,12 +15,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 # Set up Django before importing anything that may import models (consumers, routing).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.socket_threads import AuthMiddlewareStack  # noqa: E402
 from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
 
 #: The game's routes, then a catch-all that refuses every other path.

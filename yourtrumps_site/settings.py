@@ -17,8 +17,9 @@ Environment variables:
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
 - ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses): ``embedded``
-  (default: each web server, ``runserver`` or ``daphne``, starts its own worker processes, which
-  die with it) or ``external`` (only ``manage.py db_worker`` processes, any number, anywhere).
+  (default: each web server, ``runserver`` or ``daphne``, serves the queues from threads of its
+  own, searching in child processes that die with it) or ``external`` (only ``manage.py
+  db_worker`` processes, any number, anywhere).
 - ``TASK_POLL_MS``: how often an idle task worker looks for new work; default 50.
 - ``COMPUTER_PAUSE_MS``: the computer's pause before it starts thinking; default 600.
 - ``ANALYSIS_MS``: an analysis's thinking time per position; default 500.
@@ -323,7 +324,8 @@ CHANNEL_LAYERS = channel_layers_config(
     env_str("REDIS_URL"), pool_size=env_int("REDIS_POOL_SIZE", DEFAULT_REDIS_POOL_SIZE)
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# The threads that read and render live tables for one process's sockets (game/consumers.py):
+# The threads that run the database work of one process's websockets (their login, ban check,
+# tables and chat; yourtrumps_site/socket_threads.py):
 # a few, so that a slow query never holds up every socket, and not many, since rendering holds
 # the GIL anyway.
 LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1

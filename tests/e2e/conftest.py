@@ -7,11 +7,13 @@ Without /usr/bin/chromium (`apt-get install chromium`) they are skipped.
 
 import multiprocessing
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from daphne.testing import DaphneProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -74,27 +76,19 @@ def artifacts_dir() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture
-def task_worker() -> Iterator[None]:
-    """A task worker for the live server's database, as ``make run``'s embedded ones: the live
-    server (a spawned process running Daphne, not `runserver`) starts none. A thread of the test
-    process, whose connections already point at the test database."""
-    import threading
+def _set_up_serving_tasks(set_up: Callable[[], None]) -> None:
+    """In the live server's process: its database, then its task workers, as ``make run``'s
+    embedded ones (the live server runs Daphne in a spawned process, which starts none)."""
+    set_up()
+    from game import workers
 
-    from game import tasks, workers
+    workers.start_embedded()
 
-    worker = workers.Worker(
-        queue_names=list(workers.QUEUES),
-        interval=0.02,
-        batch=False,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id=tasks.worker_id(),
-        excluded_queue_names=[],
-    )
-    thread = threading.Thread(target=worker.run, daemon=True, name="task-worker")
-    thread.start()
-    yield
-    worker.running = False
-    thread.join(timeout=30)
+
+class DaphneServingTasks(DaphneProcess):
+    """The live server's process, serving the task queues too: the computer's replies and the
+    analyses are recorded, and published to its sockets, from the server's own process."""
+
+    def __init__(self, *args: Any, setup: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        assert setup is not None
+        super().__init__(*args, setup=partial(_set_up_serving_tasks, setup), **kwargs)

@@ -13,6 +13,8 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.conftest import DaphneServingTasks
+
 TURN_TIMEOUT = 20_000  # ms: a reply, a push over the websocket
 
 
@@ -59,6 +61,7 @@ def play_a_turn(page: Page) -> None:
 
 class LivePlayTests(ChannelsLiveServerTestCase):
     serve_static = True
+    ProtocolServerProcess = DaphneServingTasks
 
     @pytest.fixture(autouse=True)
     def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
@@ -104,7 +107,6 @@ class LivePlayTests(ChannelsLiveServerTestCase):
         assert ply(anna) == ply(boris) >= 6
         assert anna.locator(".move-log li").count() == ply(anna)
 
-    @pytest.mark.usefixtures("task_worker")
     def test_a_person_plays_the_beginner_computer_to_the_end(self) -> None:
         page = self.new_page()
         sign_up(page, self.live_server_url, "carla")

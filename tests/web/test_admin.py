@@ -24,3 +24,10 @@ def test_the_admin_lists_users_games_and_moves(client):
         response = client.get(url)
         assert response.status_code == 200, url
     assert "dora" in client.get("/admin/game/game/").content.decode()
+
+
+def test_an_analysis_is_not_made_by_hand_in_the_admin(client):
+    """The fuzz found the add form's 500 (no thinking time): it is refused instead."""
+    client.force_login(get_user_model().objects.create_superuser("mod", password="pw-mod-12345"))
+    assert client.get("/admin/game/analysis/add/").status_code == 403
+    assert client.post("/admin/game/analysis/add/", {"status": "queued"}).status_code == 403

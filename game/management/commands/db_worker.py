@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
-from game import tasks, workers
+from game import cpu, tasks, workers
 
 
 class Command(db_worker.Command):
@@ -40,7 +40,7 @@ class Command(db_worker.Command):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["parent"]:
-            workers.die_with_parent(options["parent"])
+            cpu.die_with_parent(options["parent"])
         self.configure_logging(options["verbosity"])
         worker = workers.Worker(
             queue_names=options["queue_name"].split(","),
