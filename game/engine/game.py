@@ -16,10 +16,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from .errors import IllegalMoveError
 from .moves import Move
-from .position import LegalMoves, Outcome, Position, PositionKey, Termination
-from .state import REPETITION_LIMIT, GameState, judge, repetition_key
+from .position import LegalMoves, Outcome, Position, PositionKey
+from .state import REPETITION_LIMIT, GameState, judge, legal_at, play_on, repetition_key
 
 __all__ = ["REPETITION_LIMIT", "Game"]
 
@@ -87,15 +86,11 @@ class Game:
         return GameState(self.position, MappingProxyType(seen), self.ply)
 
     def legal_moves(self) -> LegalMoves:
-        if self.outcome is not None:
-            return LegalMoves(0, 0, False)
-        return self.position.legal_moves()
+        return legal_at(self.position, self.outcome)
 
     def play(self, move: Move | str) -> Position:
         """Play a turn and return the new position; raises :class:`IllegalMoveError`."""
-        if self.outcome is not None and self.outcome.termination is Termination.REPETITION:
-            raise IllegalMoveError(f"{move}: the game is over (drawn by repetition)")
-        after = self.position.play(move)
+        after = play_on(self.position, self.outcome, move)
         self._moves.append(Move.parse(move) if isinstance(move, str) else move)
         self._positions.append(after)
         self._seen[after.key] += 1

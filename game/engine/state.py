@@ -40,6 +40,21 @@ def judge(position: Position, times_seen: int) -> Outcome | None:
     return outcome
 
 
+def legal_at(position: Position, outcome: Outcome | None) -> LegalMoves:
+    """The legal turns of a game standing at ``position`` with ``outcome``: none once it is over."""
+    if outcome is not None:
+        return LegalMoves(0, 0, False)
+    return position.legal_moves()
+
+
+def play_on(position: Position, outcome: Outcome | None, move: Move | str) -> Position:
+    """The position after ``move`` in a game standing at ``position`` with ``outcome``; raises
+    :class:`IllegalMoveError` saying why not (a game drawn by repetition takes no more turns)."""
+    if outcome is not None and outcome.termination is Termination.REPETITION:
+        raise IllegalMoveError(f"{move}: the game is over (drawn by repetition)")
+    return position.play(move)
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     """An immutable value: :meth:`play` returns the state after a turn."""
@@ -59,15 +74,11 @@ class GameState:
         return judge(self.position, self.repetitions())
 
     def legal_moves(self) -> LegalMoves:
-        if self.outcome is not None:
-            return LegalMoves(0, 0, False)
-        return self.position.legal_moves()
+        return legal_at(self.position, self.outcome)
 
     def play(self, move: Move | str) -> GameState:
         """The state after a turn; raises :class:`IllegalMoveError` saying why not."""
-        if self.outcome is not None and self.outcome.termination is Termination.REPETITION:
-            raise IllegalMoveError(f"{move}: the game is over (drawn by repetition)")
-        after = self.position.play(move)
+        after = play_on(self.position, self.outcome, move)
         seen = dict(self.seen)
         key = repetition_key(after.key)
         seen[key] = seen.get(key, 0) + 1
