@@ -1,6 +1,7 @@
 """The computer's replies and the analyses as durable tasks: asked for on commit, run by a
 worker once due, and asked for again after a crash."""
 
+import os
 import socket
 import subprocess
 from datetime import timedelta
@@ -184,3 +185,18 @@ def test_finished_tasks_are_pruned_after_a_day():
     pending = tasks.computer_reply.enqueue(3, 0).db_result
     assert tasks.prune_finished(["computer"]) == 1
     assert set(DBTaskResult.objects.values_list("pk", flat=True)) == {new.pk, pending.pk}
+
+
+def test_runserver_s_serving_process_starts_its_workers_and_dies_with_its_parent(monkeypatch):
+    """What `make run` does on start (``GameConfig.ready``), with the effects recorded."""
+    from django.apps import apps
+
+    from game import cpu
+
+    done = []
+    monkeypatch.setattr("sys.argv", ["manage.py", "runserver", "127.0.0.1:8000"])
+    monkeypatch.setenv("RUN_MAIN", "true")
+    monkeypatch.setattr(cpu, "die_with_parent", lambda parent: done.append(("dies with", parent)))
+    monkeypatch.setattr(workers, "start_embedded", lambda: done.append("workers"))
+    apps.get_app_config("game").ready()
+    assert done == [("dies with", os.getppid()), "workers"]
