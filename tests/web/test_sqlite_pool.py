@@ -68,3 +68,46 @@ def test_a_database_made_again_at_the_same_path_gets_a_new_connection(tmp_path: 
     made_again.commit()
     new, rows = in_thread(path)
     assert new is not old and rows == [(1,)]
+
+
+def test_writers_of_one_process_take_turns_and_always_hand_the_turn_on(tmp_path: Path) -> None:
+    """Eight threads each add one to a count in a transaction, and every other one gives up
+    half-way (a rollback) or closes mid-transaction: each hands the writer's turn on, so every
+    commit lands and nobody waits out the timeout."""
+    path = tmp_path / "pooled.sqlite3"
+    setup = sqlite3.connect(path)
+    setup.execute("CREATE TABLE pile (size INTEGER)")
+    setup.execute("INSERT INTO pile VALUES (0)")
+    setup.commit()
+    setup.close()
+    failures = []
+
+    def add_one(number: int) -> None:
+        db = wrapper(path)
+        db.settings_dict["OPTIONS"] = {**db.settings_dict["OPTIONS"], "timeout": 1}
+        try:
+            db.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+            with db.cursor() as cursor:
+                (size,) = cursor.execute("SELECT size FROM pile").fetchone()
+                threading.Event().wait(0.01)  # hold the write lock a while
+                cursor.execute("UPDATE pile SET size = %s", [size + 1])
+            if number % 3 == 1:
+                db.rollback()
+            elif number % 3 == 2:
+                db.close()  # mid-transaction: rolled back
+                return
+            else:
+                db.commit()
+            db.set_autocommit(True)
+        except Exception as error:
+            failures.append(error)
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=add_one, args=(n,)) for n in range(9)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+    assert sqlite3.connect(path).execute("SELECT size FROM pile").fetchone() == (3,)
