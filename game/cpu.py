@@ -33,11 +33,16 @@ _lock = threading.Lock()
 _in_children = False
 
 
-def die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` ends, however it ends."""
+def signal_on_parent_death(signum: int) -> None:
+    """Have the kernel send ``signum`` to this process when its parent (thread) ends (Linux)."""
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        libc.prctl(_PR_SET_PDEATHSIG, signum)
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` ends, however it ends."""
+    signal_on_parent_death(signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above: nobody will signal
         os._exit(1)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.handlers.exception import response_for_exception
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -87,6 +88,26 @@ class NotFoundMiddleware:
         if isinstance(exception, ObjectDoesNotExist):
             return response_for_exception(request, Http404(str(exception)))
         return None
+
+
+class BusyMiddleware:
+    """Answer a request the database could not fit in (SQLite's writers queue for up to its
+    timeout, 20 s) with a 503 that says to try again: nothing was changed, and it is the
+    server's load, not the request, at fault."""
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not (isinstance(exception, OperationalError) and "locked" in str(exception)):
+            return None
+        message = _("The site is very busy and could not do that just now. Please try again.")
+        response = render(request, "refused.html", {"message": message}, status=503)
+        response["Retry-After"] = "5"
+        return response
 
 
 class PermissionsPolicyMiddleware:

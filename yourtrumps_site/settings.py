@@ -287,6 +287,7 @@ MIDDLEWARE = [
     # After the user and messages are known, so that the refusal page is the site's own.
     "yourtrumps_site.middleware.RefuseNulMiddleware",
     "yourtrumps_site.middleware.NotFoundMiddleware",
+    "yourtrumps_site.middleware.BusyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks

@@ -63,6 +63,22 @@ def test_an_unknown_game_on_any_post_is_not_found(client, alice, path, htmx):
 
 
 @pytest.mark.django_db
+def test_a_move_the_busy_database_cannot_fit_in_is_a_503_not_a_500(
+    client, alice, game, monkeypatch
+):
+    from django.db import OperationalError
+
+    def locked(**kwargs: object) -> None:
+        raise OperationalError("database is locked (waited for this process)")
+
+    monkeypatch.setattr(services, "game_play_move", locked)
+    client.force_login(alice)
+    response = client.post(reverse("game:move", args=[game.pk]), {"move": "take", "ply": 0})
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert "try again" in response.content.decode()
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "path",
     ["/accounts/players/%00/", "/invite/%00/", "/games/?player=%00", "/moderation/users/a%00/"],
