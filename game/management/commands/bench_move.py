@@ -1,0 +1,78 @@
+"""``manage.py bench_move``: what one move costs the server, in-process, part by part.
+
+Plays random games between two players through Django's test client, as the
+table does (the beat's first click, a GET, then the move's POST, with the socket
+open so the answer is empty), and renders the table both players' sockets then
+get. Prints the mean time of each part per move. A benchmark: it prints figures
+and judges nothing; it leaves its two players (``bench-*``) and games in the
+database it runs on.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from argparse import ArgumentParser
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.test import Client, override_settings
+
+from game import services
+from game.models import Game
+from game.selectors import stored_state
+from game.tables import render_table, table_for
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_X_TABLE_LIVE": "1"}
+
+
+class Command(BaseCommand):
+    help = "Time one move's parts (POST, the beat's GET, the players' tables), in-process."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--games", type=int, default=6)
+        parser.add_argument("--turns", type=int, default=60, help="at most, per game")
+        parser.add_argument("--seed", type=int, default=1)
+
+    @override_settings(ALLOWED_HOSTS=["testserver"])
+    def handle(self, *args: Any, **options: Any) -> None:
+        users = get_user_model().objects
+        players = [users.get_or_create(username=f"bench-{name}")[0] for name in "ab"]
+        clients = [Client(), Client()]
+        for client, player in zip(clients, players, strict=True):
+            client.force_login(player)
+        rng = random.Random(options["seed"])
+        spent = {"POST move": 0.0, "GET beater": 0.0, "two tables": 0.0}
+        moves = 0
+        for _ in range(options["games"]):
+            seek = services.game_create_seek(user=players[0], trump="S")
+            game = services.game_join(game_id=seek.pk, user=players[1], trump="H")
+            for _ in range(options["turns"]):
+                game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+                state = stored_state(game)
+                if game.status != Game.Status.ACTIVE:
+                    break
+                client = clients[state.position.to_move]
+                move = rng.choice(list(state.legal_moves()))
+                started = time.perf_counter()
+                if move.second is not None:
+                    client.get(f"/games/{game.pk}/?beater={move.card}", **HTMX)
+                posted = time.perf_counter()
+                answer = client.post(
+                    f"/games/{game.pk}/move/", {"ply": state.ply, "move": str(move)}, **HTMX
+                )
+                rendered = time.perf_counter()
+                game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+                for seat, player in enumerate(players):
+                    render_table(table_for(game, seat), user=player)
+                done = time.perf_counter()
+                if answer.status_code != 204:
+                    self.stderr.write(f"move {move} answered {answer.status_code}")
+                spent["GET beater"] += posted - started
+                spent["POST move"] += rendered - posted
+                spent["two tables"] += done - rendered
+                moves += 1
+        total = sum(spent.values())
+        parts = ", ".join(f"{name} {1000 * s / moves:.2f} ms" for name, s in spent.items())
+        self.stdout.write(f"{moves} moves: {1000 * total / moves:.2f} ms each ({parts})")
