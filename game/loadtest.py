@@ -566,15 +566,19 @@ class Player:
 
     async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
         """Read the socket until it is closed; a close the player did not ask for is an error,
-        and the socket reconnects (as htmx's extension does) a second later."""
+        and the socket reconnects as htmx's extension does: after a random delay that doubles
+        with each failure in a row, up to 64 s ("full jitter"), so that a server that is slow to
+        accept is not also flooded with reconnections."""
         run = self.run
         url = "ws" + self.url.removeprefix("http") + f"/ws/games/{game_id}/"
+        failures = 0
         while not self._closing:
             try:
                 async with self.http.ws_connect(
                     url, headers={"Origin": self.url}, autoping=True, max_msg_size=0
                 ) as ws:
                     self._ws = ws
+                    failures = 0
                     async for message in ws:
                         if message.type == aiohttp.WSMsgType.TEXT:
                             self._on_message(message.data, first)
@@ -582,12 +586,13 @@ class Player:
             except aiohttp.WSServerHandshakeError as error:
                 problem = f"socket refused: HTTP {error.status}"
             except (aiohttp.ClientError, TimeoutError) as error:
-                problem = f"socket failed: {type(error).__name__}"
+                problem = f"socket failed: {type(error).__name__} {error}"[:120]
             self._ws = None
             if self._closing:
                 return
             run.stats.error(problem)
-            await asyncio.sleep(1)
+            failures += 1
+            await run.sleep(run.rng.uniform(0, min(64.0, 2.0**failures)))
 
     def _on_message(self, text: str, first: asyncio.Future[float]) -> None:
         now = self.run.clock()

@@ -40,6 +40,9 @@ from game.workers import QUEUES
 #: connects at once (the 1,000 sockets of 500 games).
 BACKLOG = 1024
 
+#: Seconds a socket's handshake may wait for its consumer to accept it (Daphne's default is 5).
+WEBSOCKET_CONNECT_TIMEOUT = 30
+
 def _die_with_parent() -> None:
     """In the child, before exec: SIGTERM when the supervisor dies, however it dies."""
     signal_on_parent_death(signal.SIGTERM)
@@ -125,6 +128,10 @@ class Command(BaseCommand):
         argv = [
             sys.executable, "-m", "daphne", "--fd", str(sock.fileno()),
             "-e", f"tcp:port={port + number}:interface={host}:backlog={BACKLOG}",
+            # Daphne resets a socket its application has not accepted within 5 s: under a crowd
+            # opening its sockets at once, each reset comes back as a reconnection, and the
+            # load that caused it grows. A slow accept is better than a storm.
+            "--websocket_connect_timeout", str(WEBSOCKET_CONNECT_TIMEOUT),
             "--proxy-headers", "yourtrumps_site.asgi:application",
         ]  # fmt: skip
         return Child(f"daphne {number}", argv, fds=(sock.fileno(),))
