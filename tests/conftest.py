@@ -12,3 +12,15 @@ def pytest_configure(config: pytest.Config) -> None:
     }
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(autouse=True)
+def _channel_layer_per_test():
+    """Each test gets channel layers made afresh: channels-redis binds its receive lock to the
+    event loop it first ran on, and each async test runs on a loop of its own (reusing the
+    layer of an earlier test failed as 'Lock ... is bound to a different event loop')."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
