@@ -66,16 +66,13 @@ Event = Moved | Ended | DrawOffered | ComputerToMove
 
 @dataclass(frozen=True)
 class Progress:
-    """What a service did to a game: the game as saved (with its new ``version``), its state
-    (``None`` before the deal), the move stored (if a turn landed) and the events."""
+    """What a service did to a game: the game as saved (with its new ``version``), the events
+    and, when a turn landed, the new state and the move stored."""
 
     game: Game
     state: GameState | None
     events: tuple[Event, ...] = ()
     move: Move | None = None
-
-    def has(self, kind: type[Event]) -> bool:
-        return any(isinstance(event, kind) for event in self.events)
 
 
 def events_of(game: Game, state: GameState | None, move: Move | None) -> tuple[Event, ...]:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game import ai, engine, records
-from game.live import ComputerToMove, Progress, events_of, publish, publish_lobby
+from game.live import ComputerToMove, Event, Progress, events_of, publish, publish_lobby
 from game.models import Analysis, Game, ImportedGame, Move
 from game.selectors import abandoned, history_of, start_position, stored_state
 
@@ -44,19 +44,17 @@ def _save(
     state: engine.GameState | None = None,
     move: Move | None = None,
 ) -> Progress:
-    """Save the changed ``fields`` under a new version, and publish it once committed.
-
-    ``state`` is the game's state when it changed too (a turn landed), else the stored one.
+    """Save the changed ``fields`` under a new version, and publish it once committed; when a
+    turn landed, ``state`` and ``move`` say so, and a computer to move next is asked to reply.
     """
     game.version += 1
     if state is not None:
         game.state = state.to_json()
         fields = [*fields, "state"]
-    elif game.state is not None:
-        state = stored_state(game)
     game.save(update_fields=[*fields, "version"])
     progress = Progress(game, state, events_of(game, state, move), move)
     publish(progress)
+    _ask_for_computer_reply(game, progress.events)
     return progress
 
 
@@ -83,15 +81,17 @@ def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
     return minutes * 60, increment
 
 
-def _start(game: Game, now: datetime) -> None:
-    """Deal from the stored seed and set the clocks running."""
+def _start(game: Game, now: datetime) -> engine.GameState:
+    """Deal from the stored seed and set the clocks running; returns the game's first state."""
     dealt = engine.deal(game.seed, game.trumps, game.rules, first=game.first_player)
     game.first_player = dealt.to_move
-    game.state = engine.GameState.start(dealt).to_json()
+    state = engine.GameState.start(dealt)
+    game.state = state.to_json()
     game.status = Game.Status.ACTIVE
     game.started_at = game.turn_started_at = now
     if game.clock_initial is not None:
         game.clock0_ms = game.clock1_ms = game.clock_initial * 1000
+    return state
 
 
 def _new_game(
@@ -214,17 +214,16 @@ def game_create_vs_computer(
     game.ai_level = level
     others = [s.letter for s in engine.Suit if s.letter != game.trump0]
     game.trump1 = random.Random(game.seed).choice(others)
-    _start(game, timezone.now())
+    state = _start(game, timezone.now())
     game.save()
-    _computer_to_move_on_commit(game)  # the computer may be the one to start
+    _ask_for_computer_reply(game, events_of(game, state, None))  # the computer may start
     return game
 
 
-def _computer_to_move_on_commit(game: Game) -> None:
-    """If ``game`` as saved leaves the computer to move, ask a worker for its reply once the
-    commit lands (:mod:`game.tasks`). Should the process die first, the workers' recovery asks."""
-    state = stored_state(game) if game.state is not None else None
-    for event in events_of(game, state, None):
+def _ask_for_computer_reply(game: Game, events: tuple[Event, ...]) -> None:
+    """If ``events`` leave the computer to move, ask a worker for its reply once the commit lands
+    (:mod:`game.tasks`). Should the process die first, the workers' recovery asks."""
+    for event in events:
         if isinstance(event, ComputerToMove):
             from game import tasks  # the tasks call the services: imported here, not at the top
 
@@ -280,9 +279,7 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
     outcome = after.outcome
     if outcome is not None:
         _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)
-    progress = _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
-    _computer_to_move_on_commit(game)
-    return progress
+    return _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
 
 
 _END_FIELDS = ["status", "reason", "winner", "finished_at", "draw_offer"]
@@ -460,9 +457,9 @@ def game_rematch(*, game_id: int, user: object) -> Game:
         rematch_of=game,
         first_player=starter,
     )
-    _start(rematch, timezone.now())
+    state = _start(rematch, timezone.now())
     rematch.save()
-    _computer_to_move_on_commit(rematch)
+    _ask_for_computer_reply(rematch, events_of(rematch, state, None))
     _save(game, [])
     return rematch
 
