@@ -60,7 +60,7 @@ def _render(game_id: int, seat: int | None, user: object) -> tuple[int, str]:
     """The table as the holder of ``seat`` sees it now, ready to swap in; with its version."""
     game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
     html = render_table(table_for(game, seat), user=user)
-    return game.version, html.replace('id="table"', 'id="table" hx-swap-oob="outerHTML"', 1)
+    return game.version, chat.oob(html, "table")
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -166,4 +166,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         html = render_to_string(
             "game/_seeks.html", {"seeks": list(open_seeks()), "user": self.scope.get("user")}
         )
-        return html.replace('id="seeks"', 'id="seeks" hx-swap-oob="outerHTML"', 1)
+        return chat.oob(html, "seeks")

@@ -33,7 +33,9 @@ _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]")
 
 
-def _oob(html: str, element_id: str) -> str:
+def oob(html: str, element_id: str) -> str:
+    """``html`` marked as an out-of-band swap of its element ``element_id`` (htmx's websocket
+    extension swaps each such element in place)."""
     marker = f'id="{element_id}"'
     return html.replace(marker, f'{marker} hx-swap-oob="outerHTML"', 1)
 
@@ -65,7 +67,7 @@ def log_of(game: Game, user: object) -> str:
     chat = chat_for(game, user)
     if not chat.open:
         return ""
-    return _oob(render_to_string("moderation/_chat_log.html", {"chat": chat}), "chat-log")
+    return oob(render_to_string("moderation/_chat_log.html", {"chat": chat}), "chat-log")
 
 
 @in_socket_thread
@@ -126,4 +128,4 @@ def receive(game_id: int, user: object, text_data: str | None) -> str:
     except Game.DoesNotExist:
         return ""
     context = {"chat": chat_for(game, user), "error": error, "draft": text or ""}
-    return _oob(render_to_string("moderation/_chat_form.html", context), "chat-form")
+    return oob(render_to_string("moderation/_chat_form.html", context), "chat-form")
