@@ -209,7 +209,7 @@ class TableCache:
 
     def __init__(self, max_age: float = 1.0) -> None:
         self.max_age = max_age
-        self._latest: dict[tuple[int, Hashable], _Rendered] = {}
+        self._latest: dict[int, dict[Hashable, _Rendered]] = {}  # by game, then viewer
         self._pending: dict[tuple[int, Hashable], asyncio.Future[_Rendered]] = {}
         self._sockets: dict[int, int] = {}
 
@@ -223,8 +223,9 @@ class TableCache:
         fresh: bool = False,
     ) -> tuple[int, str]:
         key = (game_id, viewer)
+        tables = self._latest.setdefault(game_id, {})
         while True:
-            latest = self._latest.get(key)
+            latest = tables.get(viewer)
             if (
                 latest is not None
                 and latest.version >= version
@@ -241,9 +242,9 @@ class TableCache:
         try:
             rendered_version, html = await render()
             rendered = _Rendered(rendered_version, html)
-            latest = self._latest.get(key)
+            latest = tables.get(viewer)
             if latest is None or latest.version <= rendered.version:
-                self._latest[key] = rendered
+                tables[viewer] = rendered
             future.set_result(rendered)
             return rendered.version, rendered.html
         except BaseException as error:
@@ -264,5 +265,4 @@ class TableCache:
             self._sockets[game_id] = left
             return
         self._sockets.pop(game_id, None)
-        for key in [k for k in self._latest if k[0] == game_id]:
-            del self._latest[key]
+        self._latest.pop(game_id, None)
