@@ -141,15 +141,18 @@ def ask_for_lost_replies() -> int:
     """Ask again for the reply of every game where the computer is to move and none is pending."""
     quiet = timezone.now() - GRACE
     games = (
-        Game.objects.filter(status=Game.Status.ACTIVE, turn_started_at__lt=quiet)
+        # The stored state says whose turn it is: games where a person is thinking, nearly all
+        # of them, are not even read.
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, turn_started_at__lt=quiet, state__position__to_move=1
+        )
         .exclude(ai_level="")
-        .exclude(state__isnull=True)
         .exclude(pk__in=_pending(computer_reply))
     )
     asked = 0
     for game in games.only("pk", "state"):
         state = stored_state(game)
-        if state.position.to_move == 1 and state.outcome is None:
+        if state.outcome is None:
             computer_reply.enqueue(game.pk, state.ply)  # the pause is long past: due now
             asked += 1
     if asked:
