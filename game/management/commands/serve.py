@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 from argparse import ArgumentParser
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -57,7 +57,7 @@ class Child:
     fds: tuple[int, ...] = ()
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
-    restarts: int = field(default=0)
+    restarts: int = 0
 
     def start(self, env: dict[str, str]) -> None:
         self.process = subprocess.Popen(
