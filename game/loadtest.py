@@ -135,10 +135,11 @@ class Report:
     games: int
     think: tuple[float, float]
     players_via: str
+    via: str
     seconds: float
     moves: int
     moves_per_second: float
-    post: Latency
+    turn: Latency
     relay: Latency
     beater_get: Latency
     socket_connect: Latency
@@ -180,7 +181,7 @@ class Report:
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
             f"games started {self.games_started}, finished {self.games_finished}",
             f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
-            row("POST move", self.post),
+            row(f"turn ({self.via})", self.turn),
             row("relay", self.relay),
             row("GET beater", self.beater_get),
             row("socket connect", self.socket_connect),
@@ -215,7 +216,7 @@ def sorted_errors(errors: dict[str, int]) -> list[tuple[str, int]]:
 class Stats:
     """The samples and counters of a run, shared by every match."""
 
-    post: list[float] = field(default_factory=list)
+    turn: list[float] = field(default_factory=list)
     relay: list[float] = field(default_factory=list)
     beater_get: list[float] = field(default_factory=list)
     connect: list[float] = field(default_factory=list)
@@ -349,6 +350,9 @@ class Config:
     ramp: float = 5.0
     deck: int = 36
     players_via: str = "http"  # or "db": bulk through the ORM, same settings as the server
+    #: How a turn is sent: over the game's socket, as the table does while it is open, or as the
+    #: table's POST (its way without a socket).
+    via: str = "socket"
     relay_timeout: float = 10.0
     http_timeout: float = 30.0
     set_up_timeout: float = 300.0
@@ -374,6 +378,8 @@ class Config:
             raise LoadTestError("--ramp must not be negative, --relay-timeout must be positive")
         if self.players_via not in ("http", "db"):
             raise LoadTestError("--players must be http or db")
+        if self.via not in ("socket", "post"):
+            raise LoadTestError("--via must be socket or post")
         if self.deck not in (24, 32, 36):
             raise LoadTestError("--deck must be 24, 32 or 36")
         for pid in self.pids:
@@ -460,6 +466,7 @@ class Player:
         self.socket_ply_received = 0.0
         self.changed = asyncio.Event()
         self._awaited: tuple[int, asyncio.Future[float]] | None = None
+        self.refusal: str | None = None  # why the server refused this player's last turn
         self._reader: asyncio.Task[None] | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
@@ -494,6 +501,44 @@ class Player:
         return await self.request(
             "POST", path, kind, htmx=htmx, data={"csrfmiddlewaretoken": self.csrf, **data}
         )
+
+    async def post_turn(self, notation: str, ply: int) -> TableView | None:
+        """Play a turn as the table's POST does; the answer's table, if it carries one (a server
+        whose socket brings the mover's table answers without)."""
+        status, html, _ = await self.post(
+            f"/games/{self.game_id}/move/", "POST move", {"ply": str(ply), "move": notation}
+        )
+        if status not in (200, 204):
+            self.run.stats.error(f"HTTP {status}: POST move")
+            raise Failed("move")
+        answer = self.see(read_table(html, self.run.clock()))
+        notice = ERROR_NOTICE.search(html)
+        if notice or (answer is not None and answer.ply != ply + 1):
+            refused = html_text(notice.group(1)) if notice else "the answer shows another ply"
+            self.run.stats.error(f"refused: {refused}")
+            raise Failed("move")
+        return answer
+
+    async def send_turn(self, notation: str, ply: int, deadline: float) -> TableView:
+        """Play a turn over the game's socket, as the table does while it is open, and wait for
+        the socket to bring this player's table at the next ply (or say why it was refused)."""
+        if self._ws is None or self._ws.closed:
+            self.run.stats.error("socket closed: turn not sent")
+            raise Failed("move")
+        self.refusal = None
+        try:
+            await self._ws.send_str(json.dumps({"move": notation, "ply": ply}))
+        except (aiohttp.ClientError, ConnectionError) as error:
+            self.run.stats.error(f"socket failed: {type(error).__name__}: turn")
+            raise Failed("move") from None
+        if await self.socket_shows(ply + 1, deadline) is None:
+            self.run.stats.error("timeout: the mover's socket never showed the turn")
+            raise Failed("move")
+        if self.refusal is not None:
+            self.run.stats.error(f"refused: {self.refusal}")
+            raise Failed("move")
+        assert self.table is not None
+        return self.table
 
     async def log_in(self, password: str) -> None:
         """Sign up over HTTP, or log in if the name is taken; then read a CSRF token."""
@@ -606,7 +651,10 @@ class Player:
         if table.ply > self.socket_ply:
             self.socket_ply, self.socket_ply_received = table.ply, now
         self.see(table)
-        if self._awaited is not None and table.ply >= self._awaited[0]:
+        refusal = table.error()
+        if refusal is not None:
+            self.refusal = refusal
+        if self._awaited is not None and (table.ply >= self._awaited[0] or refusal is not None):
             future = self._awaited[1]
             if not future.done():
                 future.set_result(now)
@@ -760,23 +808,11 @@ class Match:
         assert table is not None
         notation = await self._choose(mover, table)
         sent = run.clock()
-        status, html, _ = await mover.post(
-            f"/games/{mover.game_id}/move/",
-            "POST move",
-            {"ply": str(table.ply), "move": notation},
-        )
-        run.stats.post.append(run.clock() - sent)
-        if status not in (200, 204):
-            run.stats.error(f"HTTP {status}: POST move")
-            raise Failed("move")
-        # The answer is the mover's table; a server that sends the mover's table over its socket
-        # only may answer without one (then a refusal still comes as a notice).
-        answer = mover.see(read_table(html, run.clock()))
-        notice = ERROR_NOTICE.search(html)
-        if notice or (answer is not None and answer.ply != table.ply + 1):
-            refused = html_text(notice.group(1)) if notice else "the answer shows another ply"
-            run.stats.error(f"refused: {refused}")
-            raise Failed("move")
+        if run.config.via == "socket":
+            answer = await mover.send_turn(notation, table.ply, sent + run.config.relay_timeout)
+        else:
+            answer = await mover.post_turn(notation, table.ply)
+        run.stats.turn.append(run.clock() - sent)
         run.stats.moves += 1
         arrived = await opponent.socket_shows(table.ply + 1, sent + run.config.relay_timeout)
         if arrived is None:
@@ -998,10 +1034,11 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         games=config.games,
         think=config.think,
         players_via=config.players_via,
+        via=config.via,
         seconds=elapsed,
         moves=stats.moves,
         moves_per_second=stats.moves / elapsed if elapsed else 0.0,
-        post=Latency.of(stats.post),
+        turn=Latency.of(stats.turn),
         relay=Latency.of(stats.relay),
         beater_get=Latency.of(stats.beater_get),
         socket_connect=Latency.of(stats.connect),

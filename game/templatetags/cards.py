@@ -180,8 +180,9 @@ def _play_button(
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
     url = table.urls["move"]
     return format_html(
-        '<form method="post" action="{}" hx-post="{}" hx-target="#table" hx-swap="outerHTML">'
-        '{}<input type="hidden" name="ply" value="{}"><input type="hidden" name="move" value="{}">'
+        '<form method="post" action="{}" hx-post="{}" hx-target="#table" hx-swap="outerHTML" '
+        'data-turn>{}<input type="hidden" name="ply" value="{}">'
+        '<input type="hidden" name="move" value="{}">'
         '<button class="{}" aria-label="{}">{}</button></form>',
         url,
         url,

@@ -112,3 +112,57 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_and_shared(monke
     for socket in watchers + players:
         assert await socket.receive_nothing(timeout=0.2)  # and once only
         await socket.disconnect()
+
+
+async def test_a_turn_sent_over_the_socket_lands_and_reaches_both_players():
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = {"alice": await connect(path, alice), "bob": await connect(path, bob)}
+    for socket in sockets.values():
+        await socket.receive_from(timeout=5)
+    history = await database_sync_to_async(history_of)(game)
+    mover = ("alice", "bob")[history.position.to_move]
+    move = str(history.legal_moves()[0])
+    await sockets[mover].send_json_to({"move": move, "ply": 0})
+    for name, socket in sockets.items():  # the mover's table comes over the socket too
+        pushed = await socket.receive_from(timeout=5)
+        assert 'data-ply="1"' in pushed and f"<li>{move}</li>" in pushed, name
+    assert str((await database_sync_to_async(history_of)(game)).moves[0]) == move
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "why"),
+    [
+        ({"move": "take", "ply": 0}, "nothing to take"),
+        ({"move": "XX", "ply": 0}, ""),
+        ({"move": "take", "ply": 7}, "moved on"),
+        ({"move": "take", "ply": "0"}, "without its ply"),
+    ],
+)
+async def test_a_refused_turn_is_answered_to_its_sender_alone(frame, why):
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    history = await database_sync_to_async(history_of)(game)
+    mover, other = (alice, bob) if history.position.to_move == 0 else (bob, alice)
+    sender, watcher = await connect(path, mover), await connect(path, other)
+    for socket in (sender, watcher):
+        await socket.receive_from(timeout=5)
+    await sender.send_json_to(frame)
+    answer = await sender.receive_from(timeout=5)
+    assert 'class="notice notice--error"' in answer and why in answer
+    assert 'data-ply="0"' in answer
+    assert await watcher.receive_nothing(timeout=0.3)
+    assert (await database_sync_to_async(history_of)(game)).moves == ()
+    for socket in (sender, watcher):
+        await socket.disconnect()
+
+
+async def test_a_spectator_s_turn_is_refused():
+    game, _, _ = await make_game()
+    spectator = await connect(f"/ws/games/{game.pk}/", AnonymousUser())
+    await spectator.receive_from(timeout=5)
+    await spectator.send_json_to({"move": "take", "ply": 0})
+    assert "Only the players of this game can move." in await spectator.receive_from(timeout=5)
+    await spectator.disconnect()

@@ -82,10 +82,11 @@ def test_the_report_prints_every_figure() -> None:
         games=2,
         think=(0.5, 1.0),
         players_via="db",
+        via="post",
         seconds=10.0,
         moves=40,
         moves_per_second=4.0,
-        post=lat,
+        turn=lat,
         relay=lat,
         beater_get=lat,
         socket_connect=lat,
@@ -101,7 +102,7 @@ def test_the_report_prints_every_figure() -> None:
         set_up_seconds=1.0,
     )
     text = report.format()
-    for expected in ("4.0 moves/s", "POST move", "relay", "3  HTTP 500: POST move", "pid 123"):
+    for expected in ("4.0 moves/s", "turn (post)", "relay", "3  HTTP 500: POST move", "pid 123"):
         assert expected in text
     assert report.error_count == 4
     assert '"error_count": 4' in report.to_json()
