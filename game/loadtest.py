@@ -17,13 +17,15 @@ Every pair plays as two browsers would, through the site's own URLs:
 3. **Sockets.** Both players open ``/ws/games/<id>/`` with their session cookie and an ``Origin``
    matching the URL, and wait for the table each socket sends on connect; how long opening all
    sockets took is reported.
-4. **Moves.** The player to move reads the playable cards from its latest table (the hidden
-   ``move`` inputs of the forms, and the beating cards' ``?beater=`` links), thinks a random time
-   in ``--think``, and posts the move as the table's htmx form does (``ply``, ``move``, the CSRF
-   token). A beat first GETs ``?beater=XX`` to list the second cards, as the browser does; that
-   GET is timed too. The **relay** is the time from sending the POST to the *opponent's* socket
-   delivering a table whose ``data-ply`` shows the new ply; one that has not come within
-   ``--relay-timeout`` is a lost relay (the opponent then reloads its table and play goes on).
+4. **Moves.** The player to move reads the turns from its latest table (the hidden ``move``
+   inputs of its forms; a beat's second cards are there too, hidden until the beating card is
+   picked), thinks a random time in ``--think``, picks a card and then one of the turns it starts,
+   and sends it as the table does: over the game's socket (``--via socket``, timed until the
+   mover's own socket shows the new ply) or as the table's htmx POST without a socket (``--via
+   post``: ``ply``, ``move``, the CSRF token). The **relay** is the time from sending the turn to
+   the *opponent's* socket delivering a table whose ``data-ply`` shows the new ply; one that has
+   not come within ``--relay-timeout`` is a lost relay (the opponent then reloads its table and
+   play goes on).
 5. **The end.** At the deadline the players stop, the last relays land, every game's table is
    fetched once more over HTTP and each socket's last table must carry the same ``data-version``.
    Then optional ``final_checks`` (callables given the game ids) may check the stored games; the
@@ -73,7 +75,6 @@ VERSION = re.compile(r'\bdata-version="(\d+)"')
 STATUS = re.compile(r'\bdata-status="([a-z]*)"')
 MOVE_INPUT = re.compile(r'<input\b[^>]*\bname="move"[^>]*>')
 VALUE = re.compile(r'\bvalue="([^"]*)"')
-BEATER = re.compile(r"[?&]beater=([0-9A-Za-z]{2,3})\b")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ERROR_NOTICE = re.compile(r'class="notice notice--error"[^>]*>(.*?)</', re.S)
 GAME_URL = re.compile(r"/games/(\d+)/")
@@ -141,7 +142,6 @@ class Report:
     moves_per_second: float
     turn: Latency
     relay: Latency
-    beater_get: Latency
     socket_connect: Latency
     sockets_opened: int
     sockets_open_seconds: float
@@ -183,7 +183,6 @@ class Report:
             f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
             row(f"turn ({self.via})", self.turn),
             row("relay", self.relay),
-            row("GET beater", self.beater_get),
             row("socket connect", self.socket_connect),
             f"  errors: {self.error_count}"
             + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
@@ -218,7 +217,6 @@ class Stats:
 
     turn: list[float] = field(default_factory=list)
     relay: list[float] = field(default_factory=list)
-    beater_get: list[float] = field(default_factory=list)
     connect: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     moves: int = 0
@@ -296,11 +294,9 @@ class TableView:
     html: str
     received: float
 
-    def moves(self) -> tuple[list[str], list[str]]:
-        """The turns this viewer's table offers: the ``move`` values of its forms, and the cards
-        whose ``?beater=`` link lists the second cards of a beat."""
-        values = [m.group(1) for tag in MOVE_INPUT.findall(self.html) if (m := VALUE.search(tag))]
-        return values, list(dict.fromkeys(BEATER.findall(self.html)))
+    def moves(self) -> list[str]:
+        """The turns this viewer's table offers: the ``move`` values of its forms."""
+        return [m.group(1) for tag in MOVE_INPUT.findall(self.html) if (m := VALUE.search(tag))]
 
     def error(self) -> str | None:
         """The message of a refused input, if the partial carries one."""
@@ -806,7 +802,7 @@ class Match:
             return False
         table = mover.table
         assert table is not None
-        notation = await self._choose(mover, table)
+        notation = self._choose(table)
         sent = run.clock()
         if run.config.via == "socket":
             answer = await mover.send_turn(notation, table.ply, sent + run.config.relay_timeout)
@@ -838,8 +834,7 @@ class Match:
                     continue
                 if table.status != "active":
                     return None
-                moves, beaters = table.moves()
-                if moves or beaters:
+                if table.moves():
                     return player
             remaining = deadline - self.run.clock()
             if remaining <= 0:
@@ -852,33 +847,16 @@ class Match:
             for wait in waits:
                 wait.cancel()
 
-    async def _choose(self, mover: Player, table: TableView) -> str:
-        """A random legal turn from the table; a beat asks the server for its second cards."""
+    def _choose(self, table: TableView) -> str:
+        """A random legal turn from the table, as a person picks one: a card, then (for a beat)
+        one of its second cards; sometimes a take, when the table offers one."""
         rng = self.run.rng
-        moves, beaters = table.moves()
+        moves = table.moves()
         plays = [m for m in moves if m != "take"]
-        could_play = bool(plays or beaters)
-        if "take" in moves and (not could_play or rng.random() < self.run.config.take_chance):
+        if "take" in moves and (not plays or rng.random() < self.run.config.take_chance):
             return "take"
-        choice = rng.randrange(len(plays) + len(beaters))
-        if choice < len(plays):
-            return plays[choice]
-        beater = beaters[choice - len(plays)]
-        started = self.run.clock()
-        status, html, _ = await mover.request(
-            "GET", f"/games/{mover.game_id}/?beater={beater}", "GET beater"
-        )
-        self.run.stats.beater_get.append(self.run.clock() - started)
-        seconds = read_table(html, self.run.clock()) if status == 200 else None
-        if seconds is None or seconds.ply != table.ply:
-            moved_on = "GET beater: the table moved on"
-            self.run.stats.error(moved_on if status == 200 else f"HTTP {status}: GET beater")
-            raise Failed("beater")
-        beats = [m for m in seconds.moves()[0] if m.startswith(f"{beater}-")]
-        if not beats:
-            self.run.stats.error("GET beater: no second card offered")
-            raise Failed("beater")
-        return rng.choice(beats)
+        card = rng.choice(list(dict.fromkeys(m.split("-")[0] for m in plays)))
+        return rng.choice([m for m in plays if m.split("-")[0] == card])
 
 
 # --- The run ------------------------------------------------------------------------------------
@@ -1040,7 +1018,6 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         moves_per_second=stats.moves / elapsed if elapsed else 0.0,
         turn=Latency.of(stats.turn),
         relay=Latency.of(stats.relay),
-        beater_get=Latency.of(stats.beater_get),
         socket_connect=Latency.of(stats.connect),
         sockets_opened=stats.sockets_opened,
         sockets_open_seconds=opened,

@@ -51,9 +51,6 @@ class Table:
     moves: tuple[str, ...] = ()
     bottom: Seat | None = None
     top: Seat | None = None
-    #: The beating card the viewer picked and the second cards that may follow it.
-    beater: engine.Card | None = None
-    seconds: tuple[engine.Card, ...] = ()
 
     @property
     def position(self) -> engine.Position:
@@ -115,6 +112,23 @@ class Table:
         """Cards of the viewer's hand that start a legal turn (a lead, a beat, a last card)."""
         return {m.card for m in self._legal() if m.card is not None}
 
+    @property
+    def beats(self) -> tuple[tuple[engine.Card, tuple[engine.Card, ...]], ...]:
+        """Each card the viewer may beat with and then lay a second card, with those second
+        cards, in hand order: the table carries every choice, so picking the beating card asks
+        the server nothing."""
+        followers: dict[engine.Card, set[engine.Card]] = {}
+        for move in self._legal():
+            if move.card is not None and move.second is not None:
+                followers.setdefault(move.card, set()).add(move.second)
+        assert self.bottom is not None or not followers
+        hand = self.bottom.hand if self.bottom is not None else []
+        return tuple(
+            (card, tuple(c for c in hand if c in followers[card]))
+            for card in hand
+            if card in followers
+        )
+
 
 #: The table's actions (``game:action``), by the names the template reads them under.
 _ACTIONS = ("abort", "cancel", "claim-abandoned", "decline-draw", "offer-draw", "resign")
@@ -139,9 +153,8 @@ def sorted_hand(position: engine.Position, seat: int) -> list[engine.Card]:
     return sorted(position.hand(seat), key=lambda c: (c.suit == trump, c.suit, c.rank))
 
 
-def table_for(game: Game, viewer: int | None, beater: str | None = None) -> Table:
-    """The table of ``game`` as the holder of seat ``viewer`` (``None``: a spectator) sees it,
-    with ``beater`` picked (a beat's first click)."""
+def table_for(game: Game, viewer: int | None) -> Table:
+    """The table of ``game`` as the holder of seat ``viewer`` (``None``: a spectator) sees it."""
     if game.status == Game.Status.SEEKING or not game.trump1:
         return Table(game, viewer)
     state = stored_state(game)
@@ -165,20 +178,8 @@ def table_for(game: Game, viewer: int | None, beater: str | None = None) -> Tabl
         )
 
     bottom = 0 if viewer is None else viewer
-    picked: engine.Card | None = None
-    seconds: tuple[engine.Card, ...] = ()
-    if beater and viewer == mover and game.status == Game.Status.ACTIVE:
-        try:
-            card = engine.Card.parse(beater)
-        except engine.EngineError:
-            card = None
-        followers = {m.second for m in position.legal_moves() if m.card == card}
-        followers.discard(None)
-        if followers:
-            picked = card
-            seconds = tuple(c for c in sorted_hand(position, mover) if c in followers)
     moves = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
-    return Table(game, viewer, state, moves, seat(bottom), seat(1 - bottom), picked, seconds)
+    return Table(game, viewer, state, moves, seat(bottom), seat(1 - bottom))
 
 
 def render_table(table: Table, *, request: HttpRequest | None = None, **context: object) -> str:

@@ -159,25 +159,33 @@ def _picture(
 def _play_button(
     context: template.Context, table: Any, card: Any, f: dict[str, str], trump: bool
 ) -> SafeString:
-    """A playable card: a beat's first click (it lists the second cards), or a lead or a beat
-    with one's last card, posted at once."""
+    """A playable card: a beat's first click (it shows that beat's second cards, which the
+    table carries: :func:`second_cards`), or a lead or a beat with one's last card, played at
+    once."""
     chip = format_html(_CHIP, f["rank"], f["symbol"])
+    classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
     if table.pile and len(table.bottom.hand) > 1:
-        picked = card == table.beater
         return format_html(
-            '<button type="button" class="{}" hx-get="{}?beater={}" hx-target="#table" '
-            'hx-swap="outerHTML" aria-label="{}" aria-pressed="{}">{}</button>',
-            _classes(f, (True, "card--play"), (picked, "card--picked"), (trump, "card--trump")),
-            table.urls["table"],
+            '<button type="button" class="{}" data-beater="{}" aria-controls="seconds-{}" '
+            'aria-label="{}" aria-pressed="false">{}</button>',
+            classes,
+            f["code"],
             f["code"],
             gettext("Beat with the %(name)s") % {"name": f["name"]},
-            "true" if picked else "false",
             chip,
         )
     if table.pile:
         label = gettext("Beat with your last card, the %(name)s") % {"name": f["name"]}
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
+    return _turn_form(CsrfTokenNode().render(context), table, f["code"], classes, label, chip)
+
+
+def _turn_form(
+    csrf: str, table: Any, move: str, classes: str, label: str, content: str
+) -> SafeString:
+    """A button that plays ``move``: a form the table's script sends over the game's socket
+    (``data-turn``), posted as it is without one."""
     url = table.urls["move"]
     return format_html(
         '<form method="post" action="{}" hx-post="{}" hx-target="#table" hx-swap="outerHTML" '
@@ -186,13 +194,45 @@ def _play_button(
         '<button class="{}" aria-label="{}">{}</button></form>',
         url,
         url,
-        CsrfTokenNode().render(context),
+        csrf,
         table.ply,
-        f["code"],
-        _classes(f, (True, "card--play"), (trump, "card--trump")),
+        move,
+        classes,
         label,
-        chip,
+        content,
     )
+
+
+@register.simple_tag(takes_context=True)
+def second_cards(context: template.Context, table: Any) -> SafeString:
+    """For each card the viewer may beat with, the second cards that may follow it, hidden until
+    that card is picked (``static/js/table.js``): one choice each, with a way back."""
+    language = get_language()
+    csrf = CsrfTokenNode().render(context)
+    choices = []
+    for beater, seconds in table.beats:
+        b = _face(str(beater), language)
+        buttons = []
+        for card in seconds:
+            f = _face(str(card), language)
+            trump = card.suit == table.bottom.trump
+            label = gettext("Second card: the %(name)s") % {"name": f["name"]}
+            chip = format_html(_CHIP, f["rank"], f["symbol"])
+            classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
+            move = f"{b['code']}-{f['code']}"
+            buttons.append(_turn_form(csrf, table, move, classes, label, chip))
+        choices.append(
+            format_html(
+                '<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">{}</p>'
+                '<div class="seconds">{}</div>'
+                '<button type="button" class="button" data-unpick>{}</button></div>',
+                b["code"],
+                gettext("Beat with the %(name)s, then play a second card:") % {"name": b["name"]},
+                mark_safe("".join(buttons)),
+                gettext("Cancel"),
+            )
+        )
+    return mark_safe("".join(choices))
 
 
 @register.simple_tag(takes_context=True)

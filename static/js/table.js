@@ -40,6 +40,39 @@
     }
   });
 
+  // A beat is two clicks: the beating card, then a second card. The table carries each beating
+  // card's second cards, hidden; picking the card shows them, with no request to the server.
+  function pick(beater) {
+    const table = document.getElementById("table");
+    if (!table) return;
+    table.querySelectorAll("[data-beater]").forEach(function (card) {
+      const picked = card === beater;
+      card.setAttribute("aria-pressed", String(picked));
+      card.classList.toggle("card--picked", picked);
+      const choice = document.getElementById(card.getAttribute("aria-controls"));
+      if (choice) choice.hidden = !picked;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    const beater = event.target.closest("#table [data-beater]");
+    if (beater) {
+      const choosing = beater.getAttribute("aria-pressed") !== "true";
+      pick(choosing ? beater : null);
+      const choice = document.getElementById(beater.getAttribute("aria-controls"));
+      const first = choice && choice.querySelector(".seconds button");
+      if (choosing && first) first.focus();
+      return;
+    }
+    const unpick = event.target.closest("#table [data-unpick]");
+    if (unpick) {
+      const choice = unpick.closest(".second-cards");
+      pick(null);
+      const card = choice && document.querySelector('[aria-controls="' + choice.id + '"]');
+      if (card) card.focus();
+    }
+  });
+
   // The running clock counts down between the server's updates; when it reaches zero, the page
   // asks the server to judge the time-out (the server keeps the clocks and decides).
   let claimed = null;
