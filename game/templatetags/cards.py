@@ -4,6 +4,7 @@
 (a hand, or a pile from bottom to top). ``10S`` and the suit symbols are accepted as well.
 """
 
+import html
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -178,28 +179,58 @@ def _play_button(
         label = gettext("Beat with your last card, the %(name)s") % {"name": f["name"]}
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
-    return _turn_form(CsrfTokenNode().render(context), table, f["code"], classes, label, chip)
+    button = _turn_button(f["code"], classes, label, f["rank"], f["symbol"])
+    return _turn_form(CsrfTokenNode().render(context), table, button)
 
 
-def _turn_form(
-    csrf: str, table: Any, move: str, classes: str, label: str, content: str
-) -> SafeString:
-    """A button that plays ``move``: a form the table's script sends over the game's socket
-    (``data-turn``), posted as it is without one."""
-    url = table.urls["move"]
+def _turn_form(csrf: str, table: Any, button: str) -> SafeString:
+    """A form that plays the turn of ``button`` (:func:`_turn_button`) at the table's ply: the
+    table's script sends it over the game's socket (``data-turn``), posted as it is without one.
+    Assembled with plain strings: a beat's choices make dozens of these per table."""
+    url = table.urls["move"]  # a reversed path and an int: nothing to escape
+    return mark_safe(
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table" '
+        f'hx-swap="outerHTML" data-turn>{csrf}<input type="hidden" name="ply" value="{table.ply}">'
+        f"{button}</form>"
+    )
+
+
+@lru_cache(maxsize=8192)
+def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) -> str:
+    """The ``move`` input and button of a turn's form, escaped once: the same few on every
+    table."""
     return format_html(
-        '<form method="post" action="{}" hx-post="{}" hx-target="#table" hx-swap="outerHTML" '
-        'data-turn>{}<input type="hidden" name="ply" value="{}">'
-        '<input type="hidden" name="move" value="{}">'
-        '<button class="{}" aria-label="{}">{}</button></form>',
-        url,
-        url,
-        csrf,
-        table.ply,
+        '<input type="hidden" name="move" value="{}"><button class="{}" aria-label="{}">'
+        + _CHIP
+        + "</button>",
         move,
         classes,
         label,
-        content,
+        rank,
+        symbol,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _second_card_buttons(
+    beater: str, seconds: tuple[str, ...], trump: str, language: str | None
+) -> tuple[str, tuple[str, ...], str]:
+    """What a beat's choice shows, worked out once per cards and language: its hint, the second
+    cards' buttons, and the way back."""
+    b = _face(beater, language)
+    buttons = []
+    for card in seconds:
+        f = _face(card, language)
+        label = gettext("Second card: the %(name)s") % {"name": f["name"]}
+        classes = _classes(f, (True, "card--play"), (card[-1] == trump, "card--trump"))
+        buttons.append(_turn_button(f"{beater}-{card}", classes, label, f["rank"], f["symbol"]))
+    hint = gettext("Beat with the %(name)s, then play a second card:") % {"name": b["name"]}
+    return (
+        format_html('<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">'
+                    '{}</p><div class="seconds">', beater, hint),
+        tuple(buttons),
+        format_html('</div><button type="button" class="button" data-unpick>{}</button></div>',
+                    gettext("Cancel")),
     )
 
 
@@ -209,30 +240,16 @@ def second_cards(context: template.Context, table: Any) -> SafeString:
     that card is picked (``static/js/table.js``): one choice each, with a way back."""
     language = get_language()
     csrf = CsrfTokenNode().render(context)
-    choices = []
+    trump = table.bottom.trump.letter if table.beats else ""
+    parts = []
     for beater, seconds in table.beats:
-        b = _face(str(beater), language)
-        buttons = []
-        for card in seconds:
-            f = _face(str(card), language)
-            trump = card.suit == table.bottom.trump
-            label = gettext("Second card: the %(name)s") % {"name": f["name"]}
-            chip = format_html(_CHIP, f["rank"], f["symbol"])
-            classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
-            move = f"{b['code']}-{f['code']}"
-            buttons.append(_turn_form(csrf, table, move, classes, label, chip))
-        choices.append(
-            format_html(
-                '<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">{}</p>'
-                '<div class="seconds">{}</div>'
-                '<button type="button" class="button" data-unpick>{}</button></div>',
-                b["code"],
-                gettext("Beat with the %(name)s, then play a second card:") % {"name": b["name"]},
-                mark_safe("".join(buttons)),
-                gettext("Cancel"),
-            )
+        head, buttons, tail = _second_card_buttons(
+            str(beater), tuple(str(c) for c in seconds), trump, language
         )
-    return mark_safe("".join(choices))
+        parts.append(head)
+        parts.extend(_turn_form(csrf, table, button) for button in buttons)
+        parts.append(tail)
+    return mark_safe("".join(parts))
 
 
 @register.simple_tag(takes_context=True)
@@ -251,5 +268,6 @@ def pile_cards(context: template.Context, pile: Sequence[Any]) -> SafeString:
 
 @register.simple_tag
 def move_list(moves: Sequence[str]) -> SafeString:
-    """The turns played, one list item each (``_table.html``'s move log)."""
-    return format_html_join("", "<li>{}</li>", ((notation,) for notation in moves))
+    """The turns played, one list item each (``_table.html``'s move log): the standard library's
+    escaping, since a long game's log is hundreds of items on every table."""
+    return mark_safe("".join(f"<li>{html.escape(notation)}</li>" for notation in moves))
