@@ -4,9 +4,10 @@ Consumers hold no game logic. Services publish a change to a group after
 their commit (:mod:`game.live`); each game consumer then sends its viewer the
 table at the new version, as an out-of-band swap for htmx's websocket
 extension. The table is rendered once per version and viewer (seat 0, seat 1,
-a spectator) in this process, and the same bytes go to every socket of that
-viewer (:class:`game.tables.TableCache`). Their database work runs in the sockets'
-threads (:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
+a spectator) in this process, all of them from one read of the game, and the
+same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
+Their database work runs in the sockets' threads
+(:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
 
 A player's turns come over the game's socket while it is open (``static/js/table.js``), with
 no HTTP request to parse, no session to load and no middleware to pass: the turn lands through the
@@ -21,7 +22,7 @@ refused, and close when the ban is given.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,11 +35,9 @@ from game.live import LOBBY_GROUP, game_group
 from game.models import Game
 from game.selectors import open_seeks
 from game.services import GameError
-from game.tables import TableCache, render_table, table_for
+from game.tables import TableCache, render_table, table_for, tables_for
 from moderation import chat
 from yourtrumps_site.socket_threads import in_socket_thread
-
-_TABLES = TableCache()
 
 #: The close code of a socket for a game that does not exist.
 NOT_FOUND_CODE = 4404
@@ -65,11 +64,21 @@ def _arrive(game_id: int, user: object) -> _Arrival:
 
 
 @in_socket_thread
-def _render(game_id: int, seat: int | None, user: object) -> tuple[int, str]:
-    """The table as the holder of ``seat`` sees it now, ready to swap in; with its version."""
+def _render_all(
+    game_id: int, viewers: Mapping[Hashable, object]
+) -> tuple[int, dict[Hashable, str]]:
+    """The table as each of ``viewers`` sees it now (a seat, or a spectator's key, with the user
+    of one of its sockets), ready to swap in; with their version."""
     game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
-    html = render_table(table_for(game, seat), user=user)
-    return game.version, chat.oob(html, "table")
+    keys = list(viewers)
+    tables = tables_for(game, [key if isinstance(key, int) else None for key in keys])
+    return game.version, {
+        key: chat.oob(render_table(table, user=viewers[key]), "table")
+        for key, table in zip(keys, tables, strict=True)
+    }
+
+
+_TABLES = TableCache(_render_all)
 
 
 #: The longest turn frame read: ``{"move": "10H-10S", "ply": 12345}`` with room to spare.
@@ -135,7 +144,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.viewer: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        _TABLES.watch(self.game_id)
+        _TABLES.watch(self.game_id, self.viewer, user)
         self.user_group = chat.socket_user_group(user)
         if self.user_group:
             await self.channel_layer.group_add(self.user_group, self.channel_name)
@@ -148,7 +157,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            _TABLES.unwatch(self.game_id)
+            _TABLES.unwatch(self.game_id, self.viewer)
         if getattr(self, "user_group", None):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
@@ -177,10 +186,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if version <= self.version:
             return None
 
-        def render() -> Any:
-            return _render(self.game_id, self.seat, self.scope.get("user"))
-
-        shown, html = await _TABLES.get(self.game_id, self.viewer, version, render, fresh=fresh)
+        shown, html = await _TABLES.get(self.game_id, self.viewer, version, fresh=fresh)
         if shown <= self.version:
             return None
         self.version = shown
