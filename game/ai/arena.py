@@ -96,7 +96,9 @@ def elo(score: float) -> float:
 
 
 @dataclass
-class Summary:
+class MatchScore:
+    """A match from the first player's side: results, score and the Elo difference it implies."""
+
     wins: int
     draws: int
     losses: int
@@ -107,7 +109,7 @@ class Summary:
     capped: int
 
     @classmethod
-    def of(cls, records: list[GameRecord]) -> Summary:
+    def of(cls, records: list[GameRecord]) -> MatchScore:
         scores = [r.score for r in records]
         n = len(scores)
         mean = sum(scores) / n
@@ -143,7 +145,7 @@ def time_figures(times: list[float]) -> str:
 
 
 def report(a: str, b: str, records: list[GameRecord]) -> list[str]:
-    summary = Summary.of(records)
+    summary = MatchScore.of(records)
     plies = [r.plies for r in records]
     return [
         f"{a} vs {b}: {len(records)} games ({len(records) // 2} deals, seats swapped)",

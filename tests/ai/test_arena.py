@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.ai.arena import GameRecord, Summary, elo, play_game, report
+from game.ai.arena import GameRecord, MatchScore, elo, play_game, report
 from game.engine import Rules
 
 
@@ -24,10 +24,10 @@ def test_elo_is_zero_at_an_even_score_and_symmetric():
     assert elo(0.75) == pytest.approx(190.8, abs=0.1)
 
 
-def test_summary_counts_results_and_bounds_a_perfect_score():
+def test_a_match_score_counts_results_and_bounds_a_perfect_score():
     records = [GameRecord(i, i // 2, i % 2, 1.0, 40, "empty_hand", [0.1], [0.0]) for i in range(10)]
     records[0].score = 0.5
-    summary = Summary.of(records)
+    summary = MatchScore.of(records)
     assert (summary.wins, summary.draws, summary.losses) == (9, 1, 0)
     assert summary.score == pytest.approx(0.95)
     assert summary.elo_low < summary.elo <= summary.elo_high < float("inf")
