@@ -26,9 +26,11 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 
 # Serves http://127.0.0.1:8000 with Daphne (Django's runserver is Daphne's ASGI server here).
 # Uses DATABASE_URL / REDIS_URL when set in the environment, else SQLite and in-memory channels.
+# A socket's handshake may wait 30 s for its consumer (Daphne's default, 5 s, resets the sockets
+# of a crowd arriving at once, and each comes back as a reconnection: README, "Load test").
 run: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py runserver --websocket_handshake_timeout 30 $(HOST):$(PORT)
 
 # The scaled set-up on one address (README, "Serving a crowd"): several Daphne processes sharing
 # port 8000 and the task workers, on PostgreSQL and Redis (the local ones unless set).

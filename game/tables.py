@@ -250,7 +250,13 @@ class TableCache:
                 break
             await asyncio.shield(pending)
             fresh = False  # what was just rendered is fresh enough
-        viewers = {key: user for key, (_, user) in self._viewers.get(game_id, {}).items()}
+        # This viewer's table, and every other viewer's that is behind ``version``: after a turn,
+        # all of them; for a socket that just connected, its own alone.
+        viewers = {
+            key: user
+            for key, (_, user) in self._viewers.get(game_id, {}).items()
+            if key == viewer or key not in tables or tables[key].version < version
+        }
         if viewer not in viewers:
             raise LookupError(f"no socket watches game {game_id} as {viewer!r}")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -193,10 +193,14 @@ async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_the
     assert await cache.get(7, 0, 3) == (3, "table 7 for 0")
     assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # rendered with seat 0's
     assert calls == [[0, 1]]
+    cache.watch(7, "watching", None)  # a spectator arrives: their table alone is rendered
+    assert await cache.get(7, "watching", 3, fresh=True) == (3, "table 7 for watching")
+    assert calls == [[0, 1], ["watching"]]
+    cache.unwatch(7, "watching")
     cache.unwatch(7, 1)
     assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # its other tab still watches
     cache.unwatch(7, 1)
     cache.unwatch(7, 0)
     with pytest.raises(LookupError):  # nobody watches: nothing kept, nothing to render for
         await cache.get(7, 0, 3)
-    assert calls == [[0, 1]]
+    assert len(calls) == 2
