@@ -37,7 +37,7 @@ from game.selectors import open_seeks
 from game.services import GameError
 from game.tables import TableCache, render_table, table_for, tables_for
 from moderation import chat
-from yourtrumps_site.socket_threads import in_socket_thread
+from yourtrumps_site.socket_threads import in_play_thread, in_socket_thread
 
 #: The close code of a socket for a game that does not exist.
 NOT_FOUND_CODE = 4404
@@ -63,7 +63,7 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     return _Arrival(None, game.seat_of(user), chat.log_of(game, user))
 
 
-@in_socket_thread
+@in_play_thread
 def _render_all(
     game_id: int, viewers: Mapping[Hashable, object]
 ) -> tuple[int, dict[Hashable, str]]:
@@ -108,7 +108,7 @@ def _turn_in(text_data: str | None) -> _Turn | None:
     return _Turn(data["move"], ply if type(ply) is int else None)
 
 
-@in_socket_thread
+@in_play_thread
 def _play(game_id: int, user: object, turn: _Turn) -> str | None:
     """Play ``turn``; when it is refused, the table as its sender sees it, saying why."""
     try:

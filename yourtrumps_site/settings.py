@@ -325,10 +325,10 @@ CHANNEL_LAYERS = channel_layers_config(
     env_str("REDIS_URL"), pool_size=env_int("REDIS_POOL_SIZE", DEFAULT_REDIS_POOL_SIZE)
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# The threads that run the database work of one process's websockets (their login, ban check,
-# tables and chat; yourtrumps_site/socket_threads.py):
-# a few, so that a slow query never holds up every socket, and not many, since rendering holds
-# the GIL anyway.
+# The threads that run the database work of one process's websockets (their login, ban check
+# and chat; yourtrumps_site/socket_threads.py): a few, so that a slow query never holds up every
+# socket, and not many, since rendering holds the GIL anyway. Turns and tables have half as many
+# of their own, so that games in play go on while a crowd opens its sockets.
 LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 
 # --- Passwords -------------------------------------------------------------------------------
