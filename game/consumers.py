@@ -4,7 +4,7 @@ Consumers hold no game logic. Services publish a change to a group after
 their commit (:mod:`game.live`); each game consumer then sends its viewer the
 table at the new version, as an out-of-band swap for htmx's websocket
 extension. The table is rendered once per version and viewer (seat 0, seat 1,
-a spectator) in this process, and the same bytes go to every socket of that
+a spectator; in one language) in this process, and the same bytes go to every socket of that
 viewer (:class:`game.tables.TableCache`). Their database work runs in the sockets'
 threads (:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
 
@@ -21,6 +21,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from game.live import LOBBY_GROUP, game_group
 from game.models import Game
@@ -78,7 +79,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seat = arrival.seat
         # Spectators see the same table, but for a join form that only the logged-in get.
         authenticated = bool(getattr(user, "is_authenticated", False))
-        self.viewer: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
+        seat: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
+        # ... and in the socket's language (yourtrumps_site.socket_language).
+        self.viewer = (seat, translation.get_language())
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         _TABLES.watch(self.game_id)
