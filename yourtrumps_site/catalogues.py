@@ -24,14 +24,21 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 IGNORED = ["tests", "staticfiles", "test-artifacts", "test-results"]
 
 
-def extract_messages(languages: list[str]) -> None:
-    """Extract the marked strings of the templates and the Python code into the catalogues of
-    ``languages`` under ``settings.LOCALE_PATHS[0]`` (run from the project's top). static/js
-    writes no words of its own: what a script shows comes in the templates' HTML, so there is
-    no ``djangojs`` domain to extract or serve."""
+def extract_messages(languages: list[str], *, follow_links: bool = False) -> None:
+    """Extract the marked strings of the templates and the Python code under the working
+    folder into the catalogues of ``languages`` in ``settings.LOCALE_PATHS[0]``; with
+    ``follow_links``, through folders that are symbolic links. static/js writes no words of its
+    own: what a script shows comes in the templates' HTML, so there is no ``djangojs`` domain to
+    extract or serve."""
     from django.core.management import call_command
 
-    call_command("makemessages", locale=languages, ignore_patterns=IGNORED, verbosity=0)
+    call_command(
+        "makemessages",
+        locale=languages,
+        ignore_patterns=IGNORED,
+        symlinks=follow_links,
+        verbosity=0,
+    )
 
 
 def read_catalogue(po: Path) -> Catalog:
