@@ -10,13 +10,18 @@ from yourtrumps_site.catalogues import compile_catalogue
 
 
 def write_catalogue(
-    locale_dir: Path, language: str, translations: dict[str, str], *, fuzzy: tuple[str, ...] = ()
+    locale_dir: Path,
+    language: str,
+    translations: dict[str | tuple[str, str], str],
+    *,
+    fuzzy: tuple[str, ...] = (),
 ) -> Path:
-    """``locale_dir/<language>/LC_MESSAGES/django.po`` with ``translations`` (msgid: msgstr;
-    those in ``fuzzy`` marked so), compiled beside it; the .po's path."""
+    """``locale_dir/<language>/LC_MESSAGES/django.po`` with ``translations`` (msgid or (context,
+    msgid): msgstr; those in ``fuzzy`` marked so), compiled beside it; the .po's path."""
     catalog = Catalog(locale=language, fuzzy=False)
-    for msgid, msgstr in translations.items():
-        catalog.add(msgid, msgstr, flags=("fuzzy",) if msgid in fuzzy else ())
+    for key, msgstr in translations.items():
+        context, msgid = key if isinstance(key, tuple) else (None, key)
+        catalog.add(msgid, msgstr, flags=("fuzzy",) if msgid in fuzzy else (), context=context)
     po = locale_dir / language / "LC_MESSAGES" / "django.po"
     po.parent.mkdir(parents=True, exist_ok=True)
     with po.open("wb") as target:

@@ -56,7 +56,10 @@ READ_TEXTS = """
   };
   const texts = [];
   for (const el of document.body.querySelectorAll("*")) {
-    if (el.closest(skipped) || el.closest(typed) || foreign(el) || !el.checkVisibility()) continue;
+    const shown = el.matches("option") ? el.closest("select") : el;  // a list's choices too
+    if (el.closest(skipped) || el.closest(typed) || foreign(el) || !shown.checkVisibility()) {
+      continue;
+    }
     const own = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE);
     if (own.some((n) => n.textContent.trim() !== "")) {
       texts.push(Array.from(el.childNodes, said).join("").replace(/\\s+/g, " ").trim());
