@@ -1,5 +1,6 @@
 """The site in each of its languages, in a real browser whose language is set (Accept-Language):
-the lobby, a table in play, a replay and the moderation pages.
+a refused sign-up (the forms' errors), the lobby, a table in play, a replay and the moderation
+pages.
 
 No English interface text may be left in Galician, Hebrew or Armenian: a page's visible text (and
 its titles, labels and placeholders) is compared with the English messages of the catalogues that
@@ -13,8 +14,8 @@ Screenshots land in test-artifacts/languages-<lang>-<page>.png.
 """
 
 import re
-import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,15 @@ from tests.games import finished_game
 from yourtrumps_site.catalogues import LOCALE_DIR, read_catalogue
 
 LIVE = 20_000  # ms
-PAGES = ["lobby", "table", "replay", "moderation-queue", "moderation-report", "moderation-game"]
+PAGES = [
+    "sign-up",
+    "lobby",
+    "table",
+    "replay",
+    "moderation-queue",
+    "moderation-report",
+    "moderation-game",
+]
 PASSWORD = "a-long-pass-42"
 #: Stands for an isolated value (a name, a notation) in the texts read from a page.
 VALUE = "\u2063"
@@ -173,15 +182,22 @@ class LanguageTests(ChannelsLiveServerTestCase):
         super().setUp()
         # The services tell the channel layer through async_to_sync, which refuses the thread
         # where Playwright's event loop runs: set up from a thread of its own.
-        worker = threading.Thread(target=lambda: setattr(self, "ids", set_up_the_site()))
-        worker.start()
-        worker.join()
+        with ThreadPoolExecutor(max_workers=1) as worker:
+            self.ids = worker.submit(set_up_the_site).result()
 
     def pages(self, language: str, user: str) -> Iterator[tuple[str, Page]]:
         """The pages of one language, as ``user`` sees them with a browser in that language."""
         context = self.browser.new_context(locale=language, viewport={"width": 1280, "height": 900})
         page = context.new_page()
         base = self.live_server_url
+        if user == "anna":  # first, a visitor's sign-up refused: the forms' errors
+            page.goto(f"{base}/accounts/signup/")
+            page.fill("#id_username", "anna")
+            page.fill("#id_password1", "short")
+            page.fill("#id_password2", "other")
+            page.click("main button[type=submit]")
+            expect(page.locator(".field__error, .errorlist").first).to_be_visible()
+            yield "sign-up", page
         page.goto(f"{base}/accounts/login/")
         page.fill("#id_username", user)
         page.fill("#id_password", PASSWORD)
