@@ -2,12 +2,15 @@
 player, applied on their next login anywhere), else the browser's Accept-Language."""
 
 import re
+from pathlib import Path
 
+import django
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from accounts.django_messages import DJANGO_MESSAGES
 from accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +118,15 @@ def test_signing_up_keeps_the_language_the_player_signed_up_in(client: Client) -
 
     assert response.status_code == 302
     assert Profile.objects.get(user__username="dora").language == "he"
+
+
+def test_the_django_messages_we_carry_are_still_djangos() -> None:
+    """accounts/django_messages.py lists Django's words; a Django that changed them would leave
+    our translations unused."""
+
+    auth = Path(django.__file__).parent / "contrib" / "auth"
+    names = ("models.py", "validators.py", "forms.py", "password_validation.py")
+    sources = "".join((auth / name).read_text() for name in names)
+    flat = re.sub(r'"\s+"', "", sources)  # Python's adjacent literals, joined
+    for message in DJANGO_MESSAGES:
+        assert f'"{message}"' in flat, message
