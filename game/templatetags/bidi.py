@@ -8,6 +8,8 @@ be used inside ``{% blocktranslate with name=player|bdi %}``, which keeps the me
 - ``{{ name|bdi }}``: text people typed (names, chat, reports): its own first letter decides.
 - ``{{ turn|ltr }}``: notation, clocks, scores and numbered turns: left to right in every
   language, as RULES.md writes them.
+- ``{{ name|isolate }}``: :func:`bdi` where no markup can go (a page's ``<title>``), with
+  Unicode's own isolate marks.
 """
 
 from django import template
@@ -25,3 +27,8 @@ def bdi(value: object) -> SafeString:
 @register.filter
 def ltr(value: object) -> SafeString:
     return format_html('<bdi dir="ltr">{}</bdi>', value)
+
+
+@register.filter
+def isolate(value: object) -> str:
+    return f"\N{FIRST STRONG ISOLATE}{value}\N{POP DIRECTIONAL ISOLATE}"

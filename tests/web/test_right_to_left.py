@@ -17,11 +17,14 @@ DASH = "\N{EN DASH}"
 
 
 def test_the_filters_escape_and_isolate() -> None:
-    rendered = Template("{% load bidi %}{{ name|bdi }} {{ turn|ltr }}").render(
+    rendered = Template("{% load bidi %}{{ name|bdi }} {{ turn|ltr }} {{ name|isolate }}").render(
         Context({"name": "<b>alice!</b>", "turn": "QS-9D"})
     )
 
-    assert rendered == '<bdi>&lt;b&gt;alice!&lt;/b&gt;</bdi> <bdi dir="ltr">QS-9D</bdi>'
+    assert rendered == (
+        '<bdi>&lt;b&gt;alice!&lt;/b&gt;</bdi> <bdi dir="ltr">QS-9D</bdi> '
+        "\u2068&lt;b&gt;alice!&lt;/b&gt;\u2069"
+    )
 
 
 @pytest.fixture
@@ -55,5 +58,6 @@ def test_a_replay_keeps_numbered_turns_scores_and_names_apart(client, players) -
 
     assert f'<bdi dir="ltr">1. {first}</bdi>' in replay
     assert f"<h1><bdi>alice!</bdi> {DASH} <bdi>bob</bdi></h1>" in replay
+    assert f"<title>\u2068alice!\u2069 {DASH} \u2068bob\u2069 · " in replay
     assert re.search(f'<td><bdi dir="ltr">(1{DASH}0|0{DASH}1|½{DASH}½)</bdi></td>', archive)
     assert f"<td><bdi>alice!</bdi> {DASH} <bdi>bob</bdi></td>" in archive
