@@ -10,7 +10,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test lint clean
+.PHONY: run serve test lint clean catalogues messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,11 +24,21 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(RUN_STAMP)
 
+# The message catalogues (locale/*/LC_MESSAGES/*.po), compiled to .mo by Babel from the venv:
+# a newcomer needs no GNU gettext to see the site in Galician, Hebrew or Armenian.
+catalogues: $(RUN_STAMP)
+	$(BIN)/python -m yourtrumps_site.catalogues
+
+# For developers who changed marked strings: extract them again into every language's catalogue
+# (Django's makemessages, which needs GNU gettext's xgettext), then compile.
+messages: $(RUN_STAMP)
+	$(BIN)/python -m yourtrumps_site.catalogues extract
+
 # Serves http://127.0.0.1:8000 with Daphne (Django's runserver is Daphne's ASGI server here).
 # Uses DATABASE_URL / REDIS_URL when set in the environment, else SQLite and in-memory channels.
 # A socket's handshake may wait 30 s for its consumer (Daphne's default, 5 s, resets the sockets
 # of a crowd arriving at once, and each comes back as a reconnection: README, "Load test").
-run: $(RUN_STAMP)
+run: catalogues
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver --websocket_handshake_timeout 30 $(HOST):$(PORT)
 
@@ -37,7 +47,7 @@ run: $(RUN_STAMP)
 SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
 PROCESSES ?= 2
-serve: $(RUN_STAMP)
+serve: catalogues
 	DATABASE_URL=$${DATABASE_URL:-$(SERVE_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(SERVE_REDIS_URL)} \
 	  sh -c '$(BIN)/python manage.py migrate --noinput && \
 	  exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)'
@@ -49,7 +59,7 @@ lint: $(DEV_STAMP)
 # `make test`: ruff, mypy (strict, on the engine), then two pytest processes, since
 # pytest-playwright and pytest-asyncio break each other in one.
 # Exit code 5 (no tests collected) counts as success.
-test: lint
+test: lint catalogues
 	$(BIN)/python -m pytest -m "not e2e" || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -m e2e || [ $$? -eq 5 ]
 

@@ -10,7 +10,7 @@ urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
     path(
         "login/",
-        auth_views.LoginView.as_view(
+        views.LoginView.as_view(
             template_name="accounts/login.html", authentication_form=LoginForm
         ),
         name="login",
@@ -30,4 +30,5 @@ urlpatterns = [
         name="password_changed",
     ),
     path("players/<str:username>/", views.profile, name="profile"),
+    path("language/", views.choose_language, name="language"),
 ]

@@ -1,12 +1,58 @@
-"""Sign up and profiles; logging in and out and changing a password are Django's own views."""
+"""Sign up, profiles, logging in and the language menu; logging out and changing a password are
+Django's own views."""
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, login
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth import views as auth_views
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from accounts.forms import SignUpForm
-from accounts.services import user_sign_up
+from accounts.models import Profile
+from accounts.services import profile_set_language, user_sign_up
 from game.selectors import player_record, recent_games
+
+
+def remember_language(response: HttpResponseBase, language: str) -> None:
+    """Have this browser show the site in ``language`` from now on (Django's language cookie,
+    set as ``set_language`` sets it)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+@require_POST
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """The language menu (base.html): Django's ``set_language`` remembers the choice in this
+    browser and goes back to the page; a logged-in player's profile keeps it for other browsers."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        profile_set_language(user=request.user, language=language)
+    return response
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, which then shows the site in the player's own language, if they chose one
+    (on another browser, say)."""
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        profile = Profile.objects.filter(user=self.request.user).first()
+        if profile and profile.language:
+            remember_language(response, profile.language)
+        return response
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -16,6 +62,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],
             email=form.cleaned_data["email"],
+            language=translation.get_language() or "",
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("game:lobby")

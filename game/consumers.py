@@ -4,8 +4,8 @@ Consumers hold no game logic. Services publish a change to a group after
 their commit (:mod:`game.live`); each game consumer then sends its viewer the
 table at the new version, as an out-of-band swap for htmx's websocket
 extension. The table is rendered once per version and viewer (seat 0, seat 1,
-a spectator) in this process, all of them from one read of the game, and the
-same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
+a spectator; in one language) in this process, all of them from one read of the game,
+and the same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
 Their database work runs in the sockets' threads
 (:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
 
@@ -28,6 +28,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game import services
@@ -67,15 +68,17 @@ def _arrive(game_id: int, user: object) -> _Arrival:
 def _render_all(
     game_id: int, viewers: Mapping[Hashable, object]
 ) -> tuple[int, dict[Hashable, str]]:
-    """The table as each of ``viewers`` sees it now (a seat, or a spectator's key, with the user
-    of one of its sockets), ready to swap in; with their version."""
+    """The table as each of ``viewers`` sees it now, ready to swap in; with their version. A
+    viewer is a seat (or a spectator's key) and a language, given with the user of one of its
+    sockets (:meth:`GameConsumer.connect`)."""
     game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
     keys = list(viewers)
-    tables = tables_for(game, [key if isinstance(key, int) else None for key in keys])
-    return game.version, {
-        key: chat.oob(render_table(table, user=viewers[key]), "table")
-        for key, table in zip(keys, tables, strict=True)
-    }
+    tables = tables_for(game, [seat if isinstance(seat, int) else None for seat, _language in keys])
+    htmls = {}
+    for key, table in zip(keys, tables, strict=True):
+        with translation.override(key[1]):
+            htmls[key] = chat.oob(render_table(table, user=viewers[key]), "table")
+    return game.version, htmls
 
 
 _TABLES = TableCache(_render_all)
@@ -141,7 +144,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seat = arrival.seat
         # Spectators see the same table, but for a join form that only the logged-in get.
         authenticated = bool(getattr(user, "is_authenticated", False))
-        self.viewer: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
+        seat: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
+        # ... and in the socket's language (yourtrumps_site.socket_language).
+        self.viewer = (seat, translation.get_language())
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         _TABLES.watch(self.game_id, self.viewer, user)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game import records
 from game.ai import LEVELS
+from game.levels import LEVEL_NAMES, level_name
 from game.models import Game
 from game.services import TIME_CONTROLS
 
@@ -67,7 +68,9 @@ class SeekForm(TableForm):
 
 class ComputerForm(TableForm):
     level = forms.ChoiceField(
-        label=_("Computer level"), choices=[(level, level) for level in LEVELS], initial="easy"
+        label=_("Computer level"),
+        choices=[(level, LEVEL_NAMES[level]) for level in LEVELS],
+        initial="easy",
     )
 
 
@@ -77,12 +80,19 @@ class JoinForm(forms.Form):
 
 ANY = [("", _("any"))]
 YES_NO = [*ANY, ("yes", _("yes")), ("no", _("no"))]
-OPPONENTS = [
-    *ANY,
-    ("person", _("a person")),
-    ("computer", _("the computer (any level)")),
-    *((level, _("the computer: %(level)s") % {"level": level}) for level in LEVELS),
-]
+
+
+def opponents() -> list[tuple[str, str]]:
+    """The archive's opponent filter, named when a form is shown: formatted at import, "the
+    computer: %(level)s" stayed English for good."""
+    return [
+        *ANY,
+        ("person", _("a person")),
+        ("computer", _("the computer (any level)")),
+        *((level, _("the computer: %(level)s") % {"level": level_name(level)}) for level in LEVELS),
+    ]
+
+
 ENDINGS = [
     *ANY,
     *((reason.value, reason.label) for reason in Game.Reason if reason not in UNPLAYED),
@@ -100,7 +110,7 @@ class ArchiveForm(forms.Form):
         help_text=_("Won or lost by the player named."),
     )
     reason = forms.ChoiceField(label=_("Ended by"), required=False, choices=ENDINGS)
-    opponent = forms.ChoiceField(label=_("Against"), required=False, choices=OPPONENTS)
+    opponent = forms.ChoiceField(label=_("Against"), required=False, choices=opponents)
     deck = forms.TypedChoiceField(
         label=_("Pack"), required=False, choices=[*ANY, *DECKS], coerce=int, empty_value=None
     )

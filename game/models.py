@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game import engine
 from game.ai import LEVELS
+from game.levels import level_name
 
 SUITS = [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
 
@@ -173,7 +174,7 @@ class Game(models.Model):
         if seat == 0:
             return str(self.seat0)
         if self.ai_level:
-            return str(_("Computer (%(level)s)") % {"level": self.ai_level})
+            return str(_("Computer (%(level)s)") % {"level": level_name(self.ai_level)})
         return str(self.seat1) if self.seat1_id else "?"
 
 

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game import ai, engine, records
 from game.live import ComputerToMove, Event, Progress, events_of, publish, publish_lobby
@@ -508,7 +509,11 @@ def analysis_request(
         ).exclude(pk=analysis.pk)
         if under_way.count() >= settings.ANALYSES_PER_USER:
             raise GameError(
-                _("You have %(count)s analyses under way: ask again once one has finished.")
+                ngettext(
+                    "You have %(count)s analysis under way: ask again once it has finished.",
+                    "You have %(count)s analyses under way: ask again once one has finished.",
+                    settings.ANALYSES_PER_USER,
+                )
                 % {"count": settings.ANALYSES_PER_USER}
             )
         analysis.status = Analysis.Status.QUEUED

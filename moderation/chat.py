@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from game.models import Game
 from moderation.selectors import chat_for, is_banned
-from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, user_group
+from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, too_long, user_group
 from yourtrumps_site.socket_threads import in_socket_thread
 
 #: The close code of a socket refused or closed because its user is banned.
@@ -93,9 +93,7 @@ def parse_line(text_data: str | None) -> tuple[str | None, str | None]:
     if not isinstance(text_data, str):
         return None, unreadable
     if len(text_data) > MAX_FRAME:
-        return None, _("A message may be at most %(limit)d characters long.") % {
-            "limit": CHAT_MAX_LENGTH
-        }
+        return None, too_long()
     if not _nesting_within(text_data, MAX_DEPTH):
         return None, unreadable
     try:

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game import services as game_services
 from game.live import game_group, send_after_commit
@@ -168,6 +169,15 @@ def _refuse_chat(game: Game, user: object, now: datetime) -> str | None:
     return None
 
 
+def too_long() -> str:
+    """Why a chat line longer than ``CHAT_MAX_LENGTH`` is refused (here and by the socket)."""
+    return ngettext(
+        "A message may be at most %(limit)d character long.",
+        "A message may be at most %(limit)d characters long.",
+        CHAT_MAX_LENGTH,
+    ) % {"limit": CHAT_MAX_LENGTH}
+
+
 @transaction.atomic
 def chat_post(*, game_id: int, user: object, text: str, now: datetime | None = None) -> ChatMessage:
     """One line of chat from a player of the game; its viewers are told after the commit."""
@@ -180,9 +190,7 @@ def chat_post(*, game_id: int, user: object, text: str, now: datetime | None = N
     if not text:
         raise ModerationError(_("Write something first."))
     if len(text) > CHAT_MAX_LENGTH:
-        raise ModerationError(
-            _("A message may be at most %(limit)d characters long.") % {"limit": CHAT_MAX_LENGTH}
-        )
+        raise ModerationError(too_long())
     recent = ChatMessage.objects.filter(author=user, created_at__gt=now - CHAT_WINDOW).count()
     if recent >= CHAT_BURST:
         raise ModerationError(_("You are writing too fast: wait a few seconds."))

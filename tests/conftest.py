@@ -1,6 +1,8 @@
 import pytest
 from django.conf import settings
 
+from yourtrumps_site.catalogues import compile_catalogues
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Tests serve static files as development does: from the apps' and static/ folders through
@@ -12,6 +14,8 @@ def pytest_configure(config: pytest.Config) -> None:
     }
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+    # The translations, as `make run` serves them, also for a bare `pytest`.
+    compile_catalogues()
 
 
 @pytest.fixture(autouse=True)

@@ -1,9 +1,9 @@
 """The ASGI application that Daphne serves: Django for HTTP, Channels for websockets.
 
-Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user before reaching
-the consumers in ``game.routing`` (in threads of their own,
-:mod:`yourtrumps_site.socket_threads`); a socket on any other path is refused cleanly
-(:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
+Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user and their
+language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers in
+``game.routing`` (in threads of their own, :mod:`yourtrumps_site.socket_threads`); a socket on
+any other path is refused cleanly (:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
 """
 
 import os
@@ -20,6 +20,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.socket_language import SocketLanguageMiddleware  # noqa: E402
 from yourtrumps_site.socket_threads import AuthMiddlewareStack  # noqa: E402
 from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
 
@@ -30,7 +31,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_routes))
+            AuthMiddlewareStack(SocketLanguageMiddleware(URLRouter(websocket_routes)))
         ),
     }
 )

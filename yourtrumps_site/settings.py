@@ -51,7 +51,6 @@ from urllib.parse import urlsplit
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -384,15 +383,19 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- Languages -------------------------------------------------------------------------------
 
+# A visitor's language: the one they chose in the menu (Django's language cookie, also set from
+# their profile when they log in, accounts.views), else the browser's Accept-Language, else English.
+# Each language is named in itself, as the menu shows it: a reader finds their own at a glance.
 LANGUAGE_CODE = "en"
 LANGUAGES = [
-    ("en", _("English")),
-    ("gl", _("Galician")),
-    ("he", _("Hebrew")),
-    ("hy", _("Armenian")),
+    ("en", "English"),
+    ("gl", "Galego"),
+    ("he", "עברית"),
+    ("hy", "Հայերեն"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a year, rather than until the browser closes
 TIME_ZONE = "UTC"
 USE_TZ = True
 
@@ -419,6 +422,7 @@ STORAGES = {
 HTTPS = env_bool("HTTPS", default=not DEBUG)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)

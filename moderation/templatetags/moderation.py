@@ -1,16 +1,37 @@
 """Moderation's pieces of other apps' pages: a game's chat and report links, a profile's links.
 
-``{% game_chat game %}`` on the table page, ``{% profile_moderation player %}`` on a profile.
+``{% game_chat game %}`` on the table page, ``{% profile_moderation player %}`` on a profile;
+``{{ report.created_at|ago }}`` in the queue.
 """
 
+from datetime import datetime
 from typing import Any
 
 from django import template
+from django.utils.timesince import timesince
+from django.utils.translation import ngettext_lazy
 
 from game.models import Game
 from moderation.selectors import chat_for, is_moderator, standing_of
 
 register = template.Library()
+
+#: Django's ``timesince`` words, in our own catalogues: Django's Armenian catalogue lacks them
+#: ("0 minutes" came out in English on an Armenian page).
+TIME_STRINGS = {
+    "year": ngettext_lazy("%(num)d year", "%(num)d years", "num"),
+    "month": ngettext_lazy("%(num)d month", "%(num)d months", "num"),
+    "week": ngettext_lazy("%(num)d week", "%(num)d weeks", "num"),
+    "day": ngettext_lazy("%(num)d day", "%(num)d days", "num"),
+    "hour": ngettext_lazy("%(num)d hour", "%(num)d hours", "num"),
+    "minute": ngettext_lazy("%(num)d minute", "%(num)d minutes", "num"),
+}
+
+
+@register.filter
+def ago(moment: datetime) -> str:
+    """How long ago ``moment`` was (Django's ``timesince``): ``3 days, 2 hours``."""
+    return timesince(moment, time_strings=TIME_STRINGS)
 
 
 @register.inclusion_tag("moderation/_game_extras.html", takes_context=True)

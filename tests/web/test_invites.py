@@ -32,7 +32,7 @@ def test_the_invitee_with_the_link_joins(client, private, bob):
     link = reverse("game:invite", args=[private.invite_token])
     client.force_login(bob)
     page = client.get(link).content.decode()
-    assert "alice invites you to a game" in page and f'action="{link}"' in page
+    assert "<bdi>alice</bdi> invites you to a game" in page and f'action="{link}"' in page
     response = client.post(link, {"trump": "H"})
     assert response.url == reverse("game:table", args=[private.pk])
     private.refresh_from_db()

@@ -64,7 +64,7 @@ async def test_a_line_reaches_the_opponent_and_spectators_live(settings):
     for socket in (alice, bob, spectator):
         pushed = await socket.receive_from(timeout=5)
         assert 'id="chat-log" hx-swap-oob="outerHTML"' in pushed
-        assert '<b class="chat__author">alice</b>' in pushed and "good luck" in pushed
+        assert '<b class="chat__author"><bdi>alice</bdi></b>' in pushed and "good luck" in pushed
     # A spectator's page has no form to write with.
     assert 'id="chat-form"' not in pushed
     for socket in (alice, bob, spectator):
@@ -165,7 +165,7 @@ async def test_a_ban_ends_the_live_game_for_both_and_closes_the_banned_players_s
     for socket in (alice, bob):
         pushed = await socket.receive_from(timeout=5)
         assert 'data-status="finished"' in pushed
-        assert "bob wins" in pushed and "A moderator&#x27;s decision" in pushed
+        assert "<bdi>bob</bdi> wins" in pushed and "A moderator&#x27;s decision" in pushed
     assert await alice.receive_output(timeout=5) == {"type": "websocket.close", "code": BANNED_CODE}
     assert await lobby.receive_output(timeout=5) == {"type": "websocket.close", "code": BANNED_CODE}
     assert await bob.receive_nothing(timeout=0.2)  # the opponent stays connected

@@ -31,7 +31,7 @@ def test_the_table_shows_the_chat_and_report_links_to_a_player(client, game, ali
     html = page(client, f"/games/{game.pk}/")
     assert 'id="chat-log"' in html and "have fun" in html
     assert 'id="chat-form"' in html and "ws-send" in html and 'maxlength="200"' in html
-    assert "Mute bob" in html and f"/players/bob/report/?game={game.pk}" in html
+    assert "Mute <bdi>bob</bdi>" in html and f"/players/bob/report/?game={game.pk}" in html
     assert "/players/alice/report/" not in html and "Moderate this game" not in html
 
 
@@ -40,7 +40,8 @@ def test_a_spectator_reads_the_chat_without_a_form(client, game, carol):
     client.force_login(carol)
     html = page(client, f"/games/{game.pk}/")
     assert "hello" in html and 'id="chat-form"' not in html and "spectators read it" in html
-    assert "Report alice" in html and "Report bob" in html and "Mute" not in html
+    assert "Report <bdi>alice</bdi>" in html and "Report <bdi>bob</bdi>" in html
+    assert "Mute" not in html
 
 
 def test_a_game_against_the_computer_has_no_chat(client, alice):
@@ -53,9 +54,9 @@ def test_muting_by_htmx_returns_the_chat_without_the_opponents_lines(client, gam
     services.chat_post(game_id=game.pk, user=bob, text="noisy line")
     client.force_login(alice)
     html = client.post(f"/games/{game.pk}/chat/mute/", {"mute": "on"}, **HTMX).content.decode()
-    assert 'id="chat"' in html and "noisy line" not in html and "Unmute bob" in html
+    assert 'id="chat"' in html and "noisy line" not in html and "Unmute <bdi>bob</bdi>" in html
     html = client.post(f"/games/{game.pk}/chat/mute/", {"mute": "off"}, **HTMX).content.decode()
-    assert "noisy line" in html and "Mute bob" in html
+    assert "noisy line" in html and "Mute <bdi>bob</bdi>" in html
 
 
 def test_reporting_from_a_profile(client, alice, bob):

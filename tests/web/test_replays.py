@@ -207,7 +207,7 @@ def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, alice, 
     assert len(notes) == turns
 
     step = client.get(url, {"ply": 1}, **HX).content.decode()
-    assert "<progress" not in step and "Blunders by alice" in step
+    assert "<progress" not in step and "Blunders by <bdi>alice</bdi>" in step
     review = found.positions[1]
     assert "(proven)" in step if review["exact"] else "(estimate)" in step
     for note in notes:
@@ -401,8 +401,8 @@ def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
     step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
     assert "Blunder:" in step and "it turned a proven win into a loss." in step
     assert step.count('title="Blunder">??</span>') == 1
-    assert re.search(r"Blunders by alice</dt><dd>1</dd>", step)
-    assert re.search(r"Blunders by bob</dt><dd>0</dd>", step)
+    assert re.search(r"Blunders by <bdi>alice</bdi></dt><dd>1</dd>", step)
+    assert re.search(r"Blunders by <bdi>bob</bdi></dt><dd>0</dd>", step)
 
 
 def test_an_annulled_game_stays_in_the_archive_without_a_result(client, archived):

@@ -201,7 +201,7 @@ def test_a_private_game_stays_out_of_the_lobby_and_its_link_opens_it(client, ali
     link = reverse("game:invite", args=[private.invite_token])
     assert link in page  # the creator sees the link to share
     client_for(client, bob)
-    assert "alice invites you" in client.get(link).content.decode()
+    assert "<bdi>alice</bdi> invites you" in client.get(link).content.decode()
     client.post(link, {"trump": "C"})
     private.refresh_from_db()
     assert private.status == Game.Status.ACTIVE and private.seat1 == bob
