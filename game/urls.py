@@ -6,6 +6,7 @@ app_name = "game"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("play/", views.lobby, name="lobby"),
     path("play/seek/", views.seek_create, name="seek_create"),
     path("play/computer/", views.computer_create, name="computer_create"),

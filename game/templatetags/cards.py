@@ -209,6 +209,16 @@ def pile_cards(context: template.Context, pile: Sequence[Any]) -> SafeString:
 
 
 @register.simple_tag
-def move_list(moves: Sequence[str]) -> SafeString:
-    """The turns played, one list item each (``_table.html``'s move log)."""
-    return format_html_join("", "<li>{}</li>", ((notation,) for notation in moves))
+def move_list(turns: Sequence[Any]) -> SafeString:
+    """The turns played (:class:`game.turns.Turn`), one list item each, numbered and with their
+    mover (``_table.html``'s move log); the last one is marked current."""
+    last = len(turns) - 1
+    return format_html_join(
+        "",
+        '<li class="move-log__turn"{}><span class="move-log__n">{}.</span> '
+        '<span class="move-log__who">{}</span> <span class="notation">{}</span></li>',
+        (
+            (mark_safe(' aria-current="step"') if i == last else "", t.number, t.name, t.notation)
+            for i, t in enumerate(turns)
+        ),
+    )
