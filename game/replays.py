@@ -146,6 +146,16 @@ class Replay:
         return reverse("game:imported", args=[self.imported.pk])
 
     @property
+    def reason(self) -> str:
+        """How the game ended, in words: a record's own reason codes (``last_card``) are the
+        stored games' reasons, shown by their labels; any other text is shown as written."""
+        code = self.game.reason if self.game is not None else self.record.reason
+        try:
+            return str(Game.Reason(code).label)
+        except ValueError:
+            return code
+
+    @property
     def download_url(self) -> str:
         return self.url + "record.txt"
 
