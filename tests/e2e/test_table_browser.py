@@ -107,8 +107,8 @@ class TableTests(ChannelsLiveServerTestCase):
         beater = page.locator(":focus")
         if "button--take" not in (beater.get_attribute("class") or ""):
             page.keyboard.press("Enter")  # picks the beating card
-            expect(page.locator(":focus")).to_have_attribute(
-                "aria-label", re.compile(r"^Second card"), timeout=LIVE
+            expect(page.locator(":focus")).to_have_accessible_name(
+                re.compile(r"^Second card"), timeout=LIVE
             )
         page.keyboard.press("Enter")  # the second card (or the take): the turn is played
         expect(page.locator("#table")).to_have_attribute("data-ply", "2", timeout=LIVE)
