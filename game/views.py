@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from game import services
 from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
 from game.models import Game
-from game.selectors import games_in_play, open_seeks
+from game.selectors import games_being_played, games_in_play, open_seeks
 from game.services import GameError
 from game.tables import render_table, table_for
 
@@ -47,6 +47,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "join_form": JoinForm(),
         },
     )
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games being played now, each a table to watch; the list refreshes itself."""
+    return render(request, "game/watch.html", {"games": games_being_played()})
 
 
 def _create_game(
