@@ -1,10 +1,11 @@
 """Every page on a phone, a tablet and a laptop, and the busiest ones checked by axe-core.
 
 At 360x740, 768x1024 and 1280x800: the home page, the lobby, the table (at one's turn, and while
-choosing the second card), the replay, the games list, a profile and the moderation queue are no
-wider than the screen, and no element covers another's tap target. Screenshots of each land in
-test-artifacts/screens/. axe-core (node_modules, from package-lock.json: `npm ci`) then finds no
-serious or critical violation on the lobby, the table and the replay.
+choosing the second card), the replay, the games list and the games being played, a profile and
+the moderation queue are no wider than the screen, and no element covers another's tap target.
+Screenshots of each land in test-artifacts/screens/. axe-core (node_modules, from
+package-lock.json: `npm ci`) then finds no serious or critical violation on the lobby, the table
+and the replay.
 """
 
 from dataclasses import dataclass
@@ -136,6 +137,7 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "table-second-card": (f"/games/{scene.playing}/?beater={scene.beater}", "anna"),
             "replay": (f"/games/{scene.finished}/replay/", "anna"),
             "games": ("/games/", "anna"),
+            "watch": ("/games/live/", "anna"),
             "profile": ("/accounts/players/boris/", "anna"),
             "moderation": ("/moderation/", "mila"),
         }

@@ -199,7 +199,9 @@ class TableTests(ChannelsLiveServerTestCase):
         page.keyboard.press("ArrowLeft")
         expect(page.locator("#replay")).to_have_attribute("data-ply", "5", timeout=LIVE)
 
-    def test_an_imported_records_end_and_the_estimate_are_in_words(self) -> None:
+    def test_an_imported_records_analysis_reads_in_words_marks_slips_and_draws_its_values(
+        self,
+    ) -> None:
         anna, boris = users("anna", "boris")
         game = game_between(anna, boris)
         play_turns(game, {0: self.player("anna"), 1: self.player("boris")}, 4)
@@ -210,12 +212,17 @@ class TableTests(ChannelsLiveServerTestCase):
             imported = services.imported_game_create(
                 text=text.replace("resignation", "last_card"), user=None
             )
-            estimate = {"value": 0.15, "best": [], "exact": False, "depth": 3, "method": "search"}
+            # Estimates for the player to move: the third turn drops its player's from +0.2 to
+            # -0.2, a mistake; the others lose too little to grade.
+            values = [0.1, -0.1, 0.2, 0.2, -0.2]
             Analysis.objects.create(
                 imported=imported,
                 status=Analysis.Status.DONE,
                 seconds=1,
-                positions=[estimate] * 5,
+                positions=[
+                    {"value": v, "best": [], "exact": False, "depth": 3, "method": "search"}
+                    for v in values
+                ],
                 done=5,
                 total=5,
             )
@@ -223,11 +230,31 @@ class TableTests(ChannelsLiveServerTestCase):
 
         pk = in_a_thread(import_and_analyse)
         page = self.new_page()
-        page.goto(f"{self.live_server_url}/records/{pk}/?ply=2")
+        page.goto(f"{self.live_server_url}/records/{pk}/?ply=3")
         expect(page.locator(".replay-head__result")).to_contain_text("beat with the last card")
         expect(page.locator(".replay-head__result")).not_to_contain_text("last_card")
-        expect(page.locator(".analysis__value")).to_contain_text("+0.15")
-        expect(page.locator(".analysis")).to_contain_text("a sure loss")
+        expect(page.locator(".analysis__value")).to_contain_text("+0.20")
+        expect(page.locator(".analysis")).to_contain_text("a sure loss")  # the scale, explained
+        expect(page.locator(".analysis__played")).to_contain_text(
+            "Mistake ? the value fell from +0.20 to -0.20."
+        )
+        marks = page.locator(".move-log__list--replay .mark")
+        expect(marks).to_have_count(1)
+        expect(page.locator(".move-log__list--replay li").nth(3)).to_contain_text("3. ")
+        expect(page.locator(".move-log__list--replay li").nth(3).locator(".mark")).to_have_text("?")
+        chart = page.locator(".value-chart svg")
+        expect(chart).to_be_visible()
+        assert (page.locator(".value-chart__line").get_attribute("points") or "").count(",") == 5
+        page.screenshot(path=self.artifacts / "replay-analysis.png", full_page=True)
+
+    def test_games_being_played_are_listed_to_watch(self) -> None:
+        game_between(*users("anna", "boris"))
+        page = self.new_page()
+        page.goto(self.live_server_url)
+        page.get_by_role("navigation", name="Main").get_by_role("link", name="Watch").click()
+        expect(page.get_by_role("heading", name="Games being played")).to_be_visible()
+        page.get_by_role("link", name=re.compile(r"^Watch anna . boris$")).click()
+        expect(page.locator(".controls")).to_contain_text("You are watching.")
 
     def test_the_site_has_an_icon(self) -> None:
         page = self.new_page()
