@@ -117,6 +117,30 @@ class TableTests(ChannelsLiveServerTestCase):
         play_turns(game, players, 1)
         expect(page.locator(":focus")).to_have_class(FOCUS_AT_A_CARD, timeout=LIVE)
 
+    def test_every_action_on_the_table_is_reached_by_tab_and_shows_its_focus(self) -> None:
+        game = game_between(*users("anna", "boris"))
+        page = self.player(("anna", "boris")[to_move(game)], game)
+        actions = page.locator(
+            "#table button, #table a[href], #chat button, #chat input:not([type=hidden])"
+        )
+        wanted = actions.count()
+        assert wanted > 10  # the hand's cards, the draw offer, abort, resign, the chat
+        reached = set()
+        for _ in range(wanted + 30):
+            page.keyboard.press("Tab")
+            seen = page.evaluate(
+                "() => { const e = document.activeElement, s = getComputedStyle(e);"
+                " return [e.outerHTML.slice(0, 120), s.outlineStyle !== 'none'"
+                " && parseFloat(s.outlineWidth) >= 2]; }"
+            )
+            if page.evaluate(
+                "() => !!document.activeElement.closest('#table, #chat')"
+                " && document.activeElement.matches('button, a[href], input')"
+            ):
+                assert seen[1], f"no visible focus on {seen[0]}"
+                reached.add(seen[0])
+        assert len(reached) == wanted
+
     def test_the_move_log_follows_the_game_and_the_last_turn_is_marked_and_spoken(self) -> None:
         game = game_between(*users("anna", "boris"))
         players = {0: self.player("anna"), 1: self.player("boris")}
