@@ -140,8 +140,11 @@
   // socket with this code, and refuses it again).
   document.addEventListener("htmx:wsClose", function (event) {
     const close = event.detail && event.detail.event;
-    const notice = document.getElementById("socket-refused");
-    if (close && close.code === 4403 && notice) notice.hidden = false;
+    const place = document.getElementById("socket-refused");
+    const notice = document.getElementById("banned-notice");
+    if (close && close.code === 4403 && place && notice && !place.firstChild) {
+      place.append(notice.content.cloneNode(true));
+    }
   });
 
   document.addEventListener("DOMContentLoaded", function () {

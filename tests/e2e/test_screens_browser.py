@@ -1,11 +1,11 @@
 """Every page on a phone, a tablet and a laptop, and the busiest ones checked by axe-core.
 
 At 360x740, 768x1024 and 1280x800: the home page, the lobby, the table (at one's turn, and while
-choosing the second card), the replay, the games list and the games being played, a profile and
-the moderation queue are no wider than the screen, and no element covers another's tap target.
-Screenshots of each land in test-artifacts/screens/. axe-core (node_modules, from
-package-lock.json: `npm ci`) then finds no serious or critical violation on the lobby, the table
-and the replay.
+choosing the second card), the replay, the games list and the games being played, a profile, the
+moderation queue, signing up and logging in are no wider than the screen, and no element covers
+another's tap target. Screenshots of each land in test-artifacts/screens/. axe-core (node_modules,
+from package-lock.json: `npm ci`) then finds no serious or critical violation on the lobby, the
+table and the replay.
 """
 
 from dataclasses import dataclass
@@ -129,7 +129,7 @@ class ScreensTests(ChannelsLiveServerTestCase):
         return context
 
     def pages(self, scene: Scene) -> dict[str, tuple[str, str]]:
-        """Each page to look at: its address and whose eyes (mila moderates)."""
+        """Each page to look at: its address and whose eyes (mila moderates; "": nobody's)."""
         return {
             "home": ("/", "anna"),
             "lobby": ("/play/", "anna"),
@@ -140,12 +140,15 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "watch": ("/games/live/", "anna"),
             "profile": ("/accounts/players/boris/", "anna"),
             "moderation": ("/moderation/", "mila"),
+            "sign-up": ("/accounts/signup/", ""),
+            "log-in": ("/accounts/login/", ""),
         }
 
     def check_screen(self, screen: str) -> None:
         width, height = SCREENS[screen]
         scene = set_the_scene()
         contexts = {name: self.logged_in(name, width, height) for name in ("anna", "mila")}
+        contexts[""] = self.browser.new_context(viewport={"width": width, "height": height})
         problems = []
         for name, (path, viewer) in self.pages(scene).items():
             page = contexts[viewer].new_page()

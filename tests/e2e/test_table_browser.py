@@ -191,8 +191,8 @@ class TableTests(ChannelsLiveServerTestCase):
         game = game_between(anna, boris)
         page = self.player("boris", game)
         post(self.player("mila"), "/moderation/users/boris/ban/", {"ban-reason": "abuse"})
-        expect(page.locator("#socket-refused")).to_be_visible(timeout=LIVE)
-        expect(page.locator("#socket-refused")).to_contain_text("banned")
+        expect(page.locator("#socket-refused .notice")).to_be_visible(timeout=LIVE)
+        expect(page.locator("#socket-refused")).to_contain_text("has been banned")
 
     def test_the_games_list_address_and_filters_agree_at_every_step(self) -> None:
         page = self.new_page()
