@@ -4,9 +4,15 @@ Consumers hold no game logic. Services publish a change to a group after
 their commit (:mod:`game.live`); each game consumer then sends its viewer the
 table at the new version, as an out-of-band swap for htmx's websocket
 extension. The table is rendered once per version and viewer (seat 0, seat 1,
-a spectator) in this process, and the same bytes go to every socket of that
-viewer (:class:`game.tables.TableCache`). Their database work runs in the sockets'
-threads (:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
+a spectator) in this process, all of them from one read of the game, and the
+same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
+Their database work runs in the sockets' threads
+(:mod:`yourtrumps_site.socket_threads`), never behind one shared thread.
+
+A player's turns come over the game's socket while it is open (``static/js/table.js``), with
+no HTTP request to parse, no session to load and no middleware to pass: the turn lands through the
+same service as the table's POST, and the table at the new version reaches every socket, the
+mover's too. A refused turn is answered to its sender alone, as the table with why.
 
 The game's socket also carries its chat (``moderation.chat``): the two players send lines over it
 (htmx's ``ws-send``), and everyone gets the chat as *they* see it. A banned user's sockets are
@@ -15,21 +21,23 @@ refused, and close when the ban is given.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import json
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
+from game import services
 from game.live import LOBBY_GROUP, game_group
 from game.models import Game
 from game.selectors import open_seeks
-from game.tables import TableCache, render_table, table_for
+from game.services import GameError
+from game.tables import TableCache, render_table, table_for, tables_for
 from moderation import chat
 from yourtrumps_site.socket_threads import in_socket_thread
-
-_TABLES = TableCache()
 
 #: The close code of a socket for a game that does not exist.
 NOT_FOUND_CODE = 4404
@@ -56,11 +64,66 @@ def _arrive(game_id: int, user: object) -> _Arrival:
 
 
 @in_socket_thread
-def _render(game_id: int, seat: int | None, user: object) -> tuple[int, str]:
-    """The table as the holder of ``seat`` sees it now, ready to swap in; with its version."""
+def _render_all(
+    game_id: int, viewers: Mapping[Hashable, object]
+) -> tuple[int, dict[Hashable, str]]:
+    """The table as each of ``viewers`` sees it now (a seat, or a spectator's key, with the user
+    of one of its sockets), ready to swap in; with their version."""
     game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
-    html = render_table(table_for(game, seat), user=user)
-    return game.version, chat.oob(html, "table")
+    keys = list(viewers)
+    tables = tables_for(game, [key if isinstance(key, int) else None for key in keys])
+    return game.version, {
+        key: chat.oob(render_table(table, user=viewers[key]), "table")
+        for key, table in zip(keys, tables, strict=True)
+    }
+
+
+_TABLES = TableCache(_render_all)
+
+
+#: The longest turn frame read: ``{"move": "10H-10S", "ply": 12345}`` with room to spare.
+MAX_TURN_FRAME = 256
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """A turn a table sent over its socket: the notation and the ply the page showed
+    (``None`` when the frame had none that can be read)."""
+
+    notation: str
+    ply: int | None
+
+
+def _turn_in(text_data: str | None) -> _Turn | None:
+    """The turn a frame carries, or ``None`` when it is not one (a chat line, say)."""
+    if not isinstance(text_data, str) or len(text_data) > MAX_TURN_FRAME:
+        return None
+    try:
+        data = json.loads(text_data)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("move"), str):
+        return None
+    ply = data.get("ply")
+    return _Turn(data["move"], ply if type(ply) is int else None)
+
+
+@in_socket_thread
+def _play(game_id: int, user: object, turn: _Turn) -> str | None:
+    """Play ``turn``; when it is refused, the table as its sender sees it, saying why."""
+    try:
+        if turn.ply is None:
+            raise GameError(_("The turn came without its ply: reload the page."))
+        services.game_play_move(
+            game_id=game_id, user=user, notation=turn.notation, expected_ply=turn.ply
+        )
+    except GameError as error:
+        game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+        if game is None:
+            return None
+        html = render_table(table_for(game, game.seat_of(user)), user=user, error=str(error))
+        return chat.oob(html, "table")
+    return None
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -81,7 +144,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.viewer: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        _TABLES.watch(self.game_id)
+        _TABLES.watch(self.game_id, self.viewer, user)
         self.user_group = chat.socket_user_group(user)
         if self.user_group:
             await self.channel_layer.group_add(self.user_group, self.channel_name)
@@ -94,16 +157,23 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            _TABLES.unwatch(self.game_id)
+            _TABLES.unwatch(self.game_id, self.viewer)
         if getattr(self, "user_group", None):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A chat line from a player; the answer (their form, emptied or with why it was
-        refused) goes to them alone, the line to everyone through ``chat_changed``."""
-        await self.send(
-            text_data=await chat.receive(self.game_id, self.scope.get("user"), text_data)
-        )
+        """A turn or a chat line from a player. A turn that lands reaches everyone through
+        ``game_changed``; a refused one is answered to its sender alone. A chat line's answer
+        (their form, emptied or with why it was refused) goes to them alone, the line to
+        everyone through ``chat_changed``."""
+        user = self.scope.get("user")
+        turn = _turn_in(text_data)
+        if turn is not None:
+            refused = await _play(self.game_id, user, turn)
+            if refused:
+                await self.send(text_data=refused)
+            return
+        await self.send(text_data=await chat.receive(self.game_id, user, text_data))
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """The game is at ``event["version"]``: send the table, unless this socket has it."""
@@ -116,10 +186,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if version <= self.version:
             return None
 
-        def render() -> Any:
-            return _render(self.game_id, self.seat, self.scope.get("user"))
-
-        shown, html = await _TABLES.get(self.game_id, self.viewer, version, render, fresh=fresh)
+        shown, html = await _TABLES.get(self.game_id, self.viewer, version, fresh=fresh)
         if shown <= self.version:
             return None
         self.version = shown

@@ -17,13 +17,15 @@ Every pair plays as two browsers would, through the site's own URLs:
 3. **Sockets.** Both players open ``/ws/games/<id>/`` with their session cookie and an ``Origin``
    matching the URL, and wait for the table each socket sends on connect; how long opening all
    sockets took is reported.
-4. **Moves.** The player to move reads the playable cards from its latest table (the hidden
-   ``move`` inputs of the forms, and the beating cards' ``?beater=`` links), thinks a random time
-   in ``--think``, and posts the move as the table's htmx form does (``ply``, ``move``, the CSRF
-   token). A beat first GETs ``?beater=XX`` to list the second cards, as the browser does; that
-   GET is timed too. The **relay** is the time from sending the POST to the *opponent's* socket
-   delivering a table whose ``data-ply`` shows the new ply; one that has not come within
-   ``--relay-timeout`` is a lost relay (the opponent then reloads its table and play goes on).
+4. **Moves.** The player to move reads the turns from its latest table (the hidden ``move``
+   inputs of its forms; a beat's second cards are there too, hidden until the beating card is
+   picked), thinks a random time in ``--think``, picks a card and then one of the turns it starts,
+   and sends it as the table does: over the game's socket (``--via socket``, timed until the
+   mover's own socket shows the new ply) or as the table's htmx POST without a socket (``--via
+   post``: ``ply``, ``move``, the CSRF token). The **relay** is the time from sending the turn to
+   the *opponent's* socket delivering a table whose ``data-ply`` shows the new ply; one that has
+   not come within ``--relay-timeout`` is a lost relay (the opponent then reloads its table and
+   play goes on).
 5. **The end.** At the deadline the players stop, the last relays land, every game's table is
    fetched once more over HTTP and each socket's last table must carry the same ``data-version``.
    Then optional ``final_checks`` (callables given the game ids) may check the stored games; the
@@ -73,7 +75,6 @@ VERSION = re.compile(r'\bdata-version="(\d+)"')
 STATUS = re.compile(r'\bdata-status="([a-z]*)"')
 MOVE_INPUT = re.compile(r'<input\b[^>]*\bname="move"[^>]*>')
 VALUE = re.compile(r'\bvalue="([^"]*)"')
-BEATER = re.compile(r"[?&]beater=([0-9A-Za-z]{2,3})\b")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ERROR_NOTICE = re.compile(r'class="notice notice--error"[^>]*>(.*?)</', re.S)
 GAME_URL = re.compile(r"/games/(\d+)/")
@@ -135,12 +136,12 @@ class Report:
     games: int
     think: tuple[float, float]
     players_via: str
+    via: str
     seconds: float
     moves: int
     moves_per_second: float
-    post: Latency
+    turn: Latency
     relay: Latency
-    beater_get: Latency
     socket_connect: Latency
     sockets_opened: int
     sockets_open_seconds: float
@@ -180,9 +181,8 @@ class Report:
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
             f"games started {self.games_started}, finished {self.games_finished}",
             f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
-            row("POST move", self.post),
+            row(f"turn ({self.via})", self.turn),
             row("relay", self.relay),
-            row("GET beater", self.beater_get),
             row("socket connect", self.socket_connect),
             f"  errors: {self.error_count}"
             + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
@@ -215,9 +215,8 @@ def sorted_errors(errors: dict[str, int]) -> list[tuple[str, int]]:
 class Stats:
     """The samples and counters of a run, shared by every match."""
 
-    post: list[float] = field(default_factory=list)
+    turn: list[float] = field(default_factory=list)
     relay: list[float] = field(default_factory=list)
-    beater_get: list[float] = field(default_factory=list)
     connect: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     moves: int = 0
@@ -295,11 +294,9 @@ class TableView:
     html: str
     received: float
 
-    def moves(self) -> tuple[list[str], list[str]]:
-        """The turns this viewer's table offers: the ``move`` values of its forms, and the cards
-        whose ``?beater=`` link lists the second cards of a beat."""
-        values = [m.group(1) for tag in MOVE_INPUT.findall(self.html) if (m := VALUE.search(tag))]
-        return values, list(dict.fromkeys(BEATER.findall(self.html)))
+    def moves(self) -> list[str]:
+        """The turns this viewer's table offers: the ``move`` values of its forms."""
+        return [m.group(1) for tag in MOVE_INPUT.findall(self.html) if (m := VALUE.search(tag))]
 
     def error(self) -> str | None:
         """The message of a refused input, if the partial carries one."""
@@ -349,6 +346,9 @@ class Config:
     ramp: float = 5.0
     deck: int = 36
     players_via: str = "http"  # or "db": bulk through the ORM, same settings as the server
+    #: How a turn is sent: over the game's socket, as the table does while it is open, or as the
+    #: table's POST (its way without a socket).
+    via: str = "socket"
     relay_timeout: float = 10.0
     http_timeout: float = 30.0
     set_up_timeout: float = 300.0
@@ -374,6 +374,8 @@ class Config:
             raise LoadTestError("--ramp must not be negative, --relay-timeout must be positive")
         if self.players_via not in ("http", "db"):
             raise LoadTestError("--players must be http or db")
+        if self.via not in ("socket", "post"):
+            raise LoadTestError("--via must be socket or post")
         if self.deck not in (24, 32, 36):
             raise LoadTestError("--deck must be 24, 32 or 36")
         for pid in self.pids:
@@ -460,6 +462,7 @@ class Player:
         self.socket_ply_received = 0.0
         self.changed = asyncio.Event()
         self._awaited: tuple[int, asyncio.Future[float]] | None = None
+        self.refusal: str | None = None  # why the server refused this player's last turn
         self._reader: asyncio.Task[None] | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
@@ -494,6 +497,44 @@ class Player:
         return await self.request(
             "POST", path, kind, htmx=htmx, data={"csrfmiddlewaretoken": self.csrf, **data}
         )
+
+    async def post_turn(self, notation: str, ply: int) -> TableView | None:
+        """Play a turn as the table's POST does; the answer's table, if it carries one (a server
+        whose socket brings the mover's table answers without)."""
+        status, html, _ = await self.post(
+            f"/games/{self.game_id}/move/", "POST move", {"ply": str(ply), "move": notation}
+        )
+        if status not in (200, 204):
+            self.run.stats.error(f"HTTP {status}: POST move")
+            raise Failed("move")
+        answer = self.see(read_table(html, self.run.clock()))
+        notice = ERROR_NOTICE.search(html)
+        if notice or (answer is not None and answer.ply != ply + 1):
+            refused = html_text(notice.group(1)) if notice else "the answer shows another ply"
+            self.run.stats.error(f"refused: {refused}")
+            raise Failed("move")
+        return answer
+
+    async def send_turn(self, notation: str, ply: int, deadline: float) -> TableView:
+        """Play a turn over the game's socket, as the table does while it is open, and wait for
+        the socket to bring this player's table at the next ply (or say why it was refused)."""
+        if self._ws is None or self._ws.closed:
+            self.run.stats.error("socket closed: turn not sent")
+            raise Failed("move")
+        self.refusal = None
+        try:
+            await self._ws.send_str(json.dumps({"move": notation, "ply": ply}))
+        except (aiohttp.ClientError, ConnectionError) as error:
+            self.run.stats.error(f"socket failed: {type(error).__name__}: turn")
+            raise Failed("move") from None
+        if await self.socket_shows(ply + 1, deadline) is None:
+            self.run.stats.error("timeout: the mover's socket never showed the turn")
+            raise Failed("move")
+        if self.refusal is not None:
+            self.run.stats.error(f"refused: {self.refusal}")
+            raise Failed("move")
+        assert self.table is not None
+        return self.table
 
     async def log_in(self, password: str) -> None:
         """Sign up over HTTP, or log in if the name is taken; then read a CSRF token."""
@@ -606,7 +647,10 @@ class Player:
         if table.ply > self.socket_ply:
             self.socket_ply, self.socket_ply_received = table.ply, now
         self.see(table)
-        if self._awaited is not None and table.ply >= self._awaited[0]:
+        refusal = table.error()
+        if refusal is not None:
+            self.refusal = refusal
+        if self._awaited is not None and (table.ply >= self._awaited[0] or refusal is not None):
             future = self._awaited[1]
             if not future.done():
                 future.set_result(now)
@@ -758,25 +802,13 @@ class Match:
             return False
         table = mover.table
         assert table is not None
-        notation = await self._choose(mover, table)
+        notation = self._choose(table)
         sent = run.clock()
-        status, html, _ = await mover.post(
-            f"/games/{mover.game_id}/move/",
-            "POST move",
-            {"ply": str(table.ply), "move": notation},
-        )
-        run.stats.post.append(run.clock() - sent)
-        if status not in (200, 204):
-            run.stats.error(f"HTTP {status}: POST move")
-            raise Failed("move")
-        # The answer is the mover's table; a server that sends the mover's table over its socket
-        # only may answer without one (then a refusal still comes as a notice).
-        answer = mover.see(read_table(html, run.clock()))
-        notice = ERROR_NOTICE.search(html)
-        if notice or (answer is not None and answer.ply != table.ply + 1):
-            refused = html_text(notice.group(1)) if notice else "the answer shows another ply"
-            run.stats.error(f"refused: {refused}")
-            raise Failed("move")
+        if run.config.via == "socket":
+            answer = await mover.send_turn(notation, table.ply, sent + run.config.relay_timeout)
+        else:
+            answer = await mover.post_turn(notation, table.ply)
+        run.stats.turn.append(run.clock() - sent)
         run.stats.moves += 1
         arrived = await opponent.socket_shows(table.ply + 1, sent + run.config.relay_timeout)
         if arrived is None:
@@ -802,8 +834,7 @@ class Match:
                     continue
                 if table.status != "active":
                     return None
-                moves, beaters = table.moves()
-                if moves or beaters:
+                if table.moves():
                     return player
             remaining = deadline - self.run.clock()
             if remaining <= 0:
@@ -816,33 +847,16 @@ class Match:
             for wait in waits:
                 wait.cancel()
 
-    async def _choose(self, mover: Player, table: TableView) -> str:
-        """A random legal turn from the table; a beat asks the server for its second cards."""
+    def _choose(self, table: TableView) -> str:
+        """A random legal turn from the table, as a person picks one: a card, then (for a beat)
+        one of its second cards; sometimes a take, when the table offers one."""
         rng = self.run.rng
-        moves, beaters = table.moves()
+        moves = table.moves()
         plays = [m for m in moves if m != "take"]
-        could_play = bool(plays or beaters)
-        if "take" in moves and (not could_play or rng.random() < self.run.config.take_chance):
+        if "take" in moves and (not plays or rng.random() < self.run.config.take_chance):
             return "take"
-        choice = rng.randrange(len(plays) + len(beaters))
-        if choice < len(plays):
-            return plays[choice]
-        beater = beaters[choice - len(plays)]
-        started = self.run.clock()
-        status, html, _ = await mover.request(
-            "GET", f"/games/{mover.game_id}/?beater={beater}", "GET beater"
-        )
-        self.run.stats.beater_get.append(self.run.clock() - started)
-        seconds = read_table(html, self.run.clock()) if status == 200 else None
-        if seconds is None or seconds.ply != table.ply:
-            moved_on = "GET beater: the table moved on"
-            self.run.stats.error(moved_on if status == 200 else f"HTTP {status}: GET beater")
-            raise Failed("beater")
-        beats = [m for m in seconds.moves()[0] if m.startswith(f"{beater}-")]
-        if not beats:
-            self.run.stats.error("GET beater: no second card offered")
-            raise Failed("beater")
-        return rng.choice(beats)
+        card = rng.choice(list(dict.fromkeys(m.split("-")[0] for m in plays)))
+        return rng.choice([m for m in plays if m.split("-")[0] == card])
 
 
 # --- The run ------------------------------------------------------------------------------------
@@ -998,12 +1012,12 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         games=config.games,
         think=config.think,
         players_via=config.players_via,
+        via=config.via,
         seconds=elapsed,
         moves=stats.moves,
         moves_per_second=stats.moves / elapsed if elapsed else 0.0,
-        post=Latency.of(stats.post),
+        turn=Latency.of(stats.turn),
         relay=Latency.of(stats.relay),
-        beater_get=Latency.of(stats.beater_get),
         socket_connect=Latency.of(stats.connect),
         sockets_opened=stats.sockets_opened,
         sockets_open_seconds=opened,

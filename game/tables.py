@@ -4,16 +4,18 @@ A :class:`Table` is read off the game's stored state (never a replay of the
 log). Its rendering depends only on the game's version, the viewer's seat (or
 a spectator's, logged in or not) and the moment, so consumers render it once
 per version and viewer and send the same bytes to every socket of that viewer
-(:class:`TableCache`).
+(:class:`TableCache`); the tables of one version for all the game's viewers are
+rendered together, from one read of the game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -52,9 +54,6 @@ class Table:
     moves: tuple[str, ...] = ()
     bottom: Seat | None = None
     top: Seat | None = None
-    #: The beating card the viewer picked and the second cards that may follow it.
-    beater: engine.Card | None = None
-    seconds: tuple[engine.Card, ...] = ()
 
     @property
     def turns(self) -> tuple[Turn, ...]:
@@ -147,6 +146,23 @@ class Table:
         """Cards of the viewer's hand that start a legal turn (a lead, a beat, a last card)."""
         return {m.card for m in self._legal() if m.card is not None}
 
+    @property
+    def beats(self) -> tuple[tuple[engine.Card, tuple[engine.Card, ...]], ...]:
+        """Each card the viewer may beat with and then lay a second card, with those second
+        cards, in hand order: the table carries every choice, so picking the beating card asks
+        the server nothing."""
+        followers: dict[engine.Card, set[engine.Card]] = {}
+        for move in self._legal():
+            if move.card is not None and move.second is not None:
+                followers.setdefault(move.card, set()).add(move.second)
+        assert self.bottom is not None or not followers
+        hand = self.bottom.hand if self.bottom is not None else []
+        return tuple(
+            (card, tuple(c for c in hand if c in followers[card]))
+            for card in hand
+            if card in followers
+        )
+
 
 #: The table's actions (``game:action``), by the names the template reads them under.
 _ACTIONS = ("abort", "cancel", "claim-abandoned", "decline-draw", "offer-draw", "resign")
@@ -171,11 +187,16 @@ def sorted_hand(position: engine.Position, seat: int) -> list[engine.Card]:
     return sorted(position.hand(seat), key=lambda c: (c.suit == trump, c.suit, c.rank))
 
 
-def table_for(game: Game, viewer: int | None, beater: str | None = None) -> Table:
-    """The table of ``game`` as the holder of seat ``viewer`` (``None``: a spectator) sees it,
-    with ``beater`` picked (a beat's first click)."""
+def table_for(game: Game, viewer: int | None) -> Table:
+    """The table of ``game`` as the holder of seat ``viewer`` (``None``: a spectator) sees it."""
+    return tables_for(game, [viewer])[0]
+
+
+def tables_for(game: Game, viewers: Sequence[int | None]) -> list[Table]:
+    """The table of ``game`` for each of ``viewers`` (seats, ``None`` for a spectator), from one
+    reading of its state and move log."""
     if game.status == Game.Status.SEEKING or not game.trump1:
-        return Table(game, viewer)
+        return [Table(game, viewer) for viewer in viewers]
     state = stored_state(game)
     position = state.position
     clocks = [game.clock0_ms, game.clock1_ms]
@@ -196,21 +217,13 @@ def table_for(game: Game, viewer: int | None, beater: str | None = None) -> Tabl
             to_move=game.status == Game.Status.ACTIVE and position.to_move == index,
         )
 
-    bottom = 0 if viewer is None else viewer
-    picked: engine.Card | None = None
-    seconds: tuple[engine.Card, ...] = ()
-    if beater and viewer == mover and game.status == Game.Status.ACTIVE:
-        try:
-            card = engine.Card.parse(beater)
-        except engine.EngineError:
-            card = None
-        followers = {m.second for m in position.legal_moves() if m.card == card}
-        followers.discard(None)
-        if followers:
-            picked = card
-            seconds = tuple(c for c in sorted_hand(position, mover) if c in followers)
+    seats = [seat(0), seat(1)]
     moves = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
-    return Table(game, viewer, state, moves, seat(bottom), seat(1 - bottom), picked, seconds)
+    tables = []
+    for viewer in viewers:
+        bottom = 0 if viewer is None else viewer
+        tables.append(Table(game, viewer, state, moves, seats[bottom], seats[1 - bottom]))
+    return tables
 
 
 def render_table(table: Table, *, request: HttpRequest | None = None, **context: object) -> str:
@@ -229,32 +242,32 @@ class _Rendered:
     at: float = field(default_factory=time.monotonic)
 
 
+#: Renders one game's tables for the viewers given (each with the user of one of its sockets: a
+#: table depends on the viewer alone); answers the version rendered and each viewer's table.
+RenderAll = Callable[[int, Mapping[Hashable, object]], Awaitable[tuple[int, dict[Hashable, str]]]]
+
+
 class TableCache:
     """The latest table of each game per viewer, shared by every socket in this process.
 
-    ``get`` answers with the table at ``version`` or newer: the first caller
-    renders it (in a thread: it reads the database), the others at the same
-    time await that one rendering. The running clocks in it are read when it is
-    rendered, so a copy older than ``max_age`` seconds is not given to a socket
-    that just connected.
+    ``get`` answers with the table at ``version`` or newer. The first caller
+    renders the tables of every viewer the game's sockets here have, from one
+    read of the game (``render_all``, in a thread: it reads the database); the
+    others at the same time await that one rendering. The running clocks in it
+    are read when it is rendered, so a copy older than ``max_age`` seconds is
+    not given to a socket that just connected.
     """
 
-    def __init__(self, max_age: float = 1.0) -> None:
+    def __init__(self, render_all: RenderAll, max_age: float = 1.0) -> None:
+        self.render_all = render_all
         self.max_age = max_age
         self._latest: dict[int, dict[Hashable, _Rendered]] = {}  # by game, then viewer
-        self._pending: dict[tuple[int, Hashable], asyncio.Future[_Rendered]] = {}
-        self._sockets: dict[int, int] = {}
+        self._pending: dict[int, asyncio.Future[None]] = {}
+        self._viewers: dict[int, dict[Hashable, list[Any]]] = {}  # by game: [sockets, a user]
 
     async def get(
-        self,
-        game_id: int,
-        viewer: Hashable,
-        version: int,
-        render: Callable[[], Awaitable[tuple[int, str]]],
-        *,
-        fresh: bool = False,
+        self, game_id: int, viewer: Hashable, version: int, *, fresh: bool = False
     ) -> tuple[int, str]:
-        key = (game_id, viewer)
         tables = self._latest.setdefault(game_id, {})
         while True:
             latest = tables.get(viewer)
@@ -264,37 +277,46 @@ class TableCache:
                 and (not fresh or time.monotonic() - latest.at <= self.max_age)
             ):
                 return latest.version, latest.html
-            pending = self._pending.get(key)
+            pending = self._pending.get(game_id)
             if pending is None:
                 break
             await asyncio.shield(pending)
             fresh = False  # what was just rendered is fresh enough
-        future: asyncio.Future[_Rendered] = asyncio.get_running_loop().create_future()
-        self._pending[key] = future
+        viewers = {key: user for key, (_, user) in self._viewers.get(game_id, {}).items()}
+        if viewer not in viewers:
+            raise LookupError(f"no socket watches game {game_id} as {viewer!r}")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending[game_id] = future
         try:
-            rendered_version, html = await render()
-            rendered = _Rendered(rendered_version, html)
-            latest = tables.get(viewer)
-            if latest is None or latest.version <= rendered.version:
-                tables[viewer] = rendered
-            future.set_result(rendered)
-            return rendered.version, rendered.html
+            rendered_version, htmls = await self.render_all(game_id, viewers)
+            for key, html in htmls.items():
+                latest = tables.get(key)
+                if latest is None or latest.version <= rendered_version:
+                    tables[key] = _Rendered(rendered_version, html)
+            future.set_result(None)
+            return rendered_version, htmls[viewer]
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: awaiting sockets re-raise it themselves
             raise
         finally:
-            del self._pending[key]
+            del self._pending[game_id]
 
-    def watch(self, game_id: int) -> None:
-        """A socket of this process started watching the game."""
-        self._sockets[game_id] = self._sockets.get(game_id, 0) + 1
+    def watch(self, game_id: int, viewer: Hashable, user: object) -> None:
+        """A socket of this process started watching the game as ``viewer`` (``user``'s)."""
+        seen = self._viewers.setdefault(game_id, {}).setdefault(viewer, [0, user])
+        seen[0] += 1
 
-    def unwatch(self, game_id: int) -> None:
-        """A socket stopped watching; the game's tables go with its last socket."""
-        left = self._sockets.get(game_id, 0) - 1
-        if left > 0:
-            self._sockets[game_id] = left
-            return
-        self._sockets.pop(game_id, None)
-        self._latest.pop(game_id, None)
+    def unwatch(self, game_id: int, viewer: Hashable) -> None:
+        """A socket stopped watching; a viewer's table goes with its last socket, the game's
+        tables with the game's last socket."""
+        viewers = self._viewers.get(game_id, {})
+        seen = viewers.get(viewer)
+        if seen is not None:
+            seen[0] -= 1
+            if seen[0] <= 0:
+                del viewers[viewer]
+                self._latest.get(game_id, {}).pop(viewer, None)
+        if not viewers:
+            self._viewers.pop(game_id, None)
+            self._latest.pop(game_id, None)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -51,6 +52,29 @@ KEEP_FINISHED = timedelta(days=1)
 PRUNE_EVERY = 600.0
 
 
+class Doorbell:
+    """Rings when this process queues a task, waking its own idle workers (the embedded ones),
+    so that they need not look in the database every few milliseconds to start a reply the
+    moment it falls due."""
+
+    def __init__(self) -> None:
+        self._rung = threading.Condition()
+        self.rings = 0
+
+    def ring(self) -> None:
+        with self._rung:
+            self.rings += 1
+            self._rung.notify_all()
+
+    def wait(self, seen: int, timeout: float) -> None:
+        """Wait until it rings after the ``seen``-th ring (at once if it has), or ``timeout``."""
+        with self._rung:
+            self._rung.wait_for(lambda: self.rings != seen, timeout)
+
+
+DOORBELL = Doorbell()
+
+
 @task(queue_name=COMPUTER_QUEUE, priority=10)  # before analyses, for a worker serving both
 def computer_reply(game_id: int, ply: int) -> None:
     """The computer plays turn ``ply`` of ``game_id``, if the game still waits for it."""
@@ -61,17 +85,19 @@ def computer_reply(game_id: int, ply: int) -> None:
 def analysis_step(analysis_id: int) -> None:
     """One step of an analysis; the next step is a task of its own."""
     if analysis.step(analysis_id):
-        analysis_step.enqueue(analysis_id)
+        ask_for_analysis(analysis_id)
 
 
 def ask_for_reply(game_id: int, ply: int) -> None:
     """Queue the computer's reply for turn ``ply``, due once the deliberate pause has passed."""
     due = timezone.now() + timedelta(seconds=settings.COMPUTER_PAUSE)
     computer_reply.using(run_after=due).enqueue(game_id, ply)
+    DOORBELL.ring()
 
 
 def ask_for_analysis(analysis_id: int) -> None:
     analysis_step.enqueue(analysis_id)
+    DOORBELL.ring()
 
 
 # --- Recovery after a crash ---------------------------------------------------------------------

@@ -148,9 +148,9 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def table(request: HttpRequest, pk: int) -> HttpResponse:
-    """The table page; an htmx request (a beat's first click, a refresh) gets the partial."""
+    """The table page; an htmx request (a refresh) gets the partial."""
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
-    view = table_for(game, game.seat_of(request.user), beater=request.GET.get("beater"))
+    view = table_for(game, game.seat_of(request.user))
     if request.htmx:
         return HttpResponse(render_table(view, request=request))
     return render(request, "game/table.html", {"table": view, "join_form": JoinForm()})

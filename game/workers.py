@@ -10,7 +10,11 @@ falling due. On start and every few seconds it runs :func:`game.tasks.recover`.
 
 With ``TASK_WORKER=embedded`` each web server serves the queues itself, from a
 thread per queue (:func:`start_embedded`), its searches in child processes that
-die with it, even under ``SIGKILL`` (:mod:`game.cpu`).
+die with it, even under ``SIGKILL`` (:mod:`game.cpu`). Those threads are woken
+by the process's own :data:`game.tasks.DOORBELL` when it queues a task, so they
+look in the database only every ``EMBEDDED_POLL_SECONDS`` otherwise (for tasks
+queued elsewhere: a command, another process); polling every 50 ms was a
+twentieth of a busy server's CPU.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import os
 import threading
 import time
 
-from django.conf import settings
 from django.db import OperationalError, close_old_connections
 from django.db.models import Min
 from django.utils import timezone
@@ -36,6 +39,8 @@ log = logging.getLogger(__name__)
 QUEUES = [tasks.COMPUTER_QUEUE, tasks.ANALYSIS_QUEUE]
 #: How often a worker runs :func:`game.tasks.recover` (besides on start).
 RECOVER_EVERY = 3.0
+#: How often an embedded worker looks for tasks its own process did not queue.
+EMBEDDED_POLL_SECONDS = 1.0
 
 
 class Worker(db_worker.Worker):
@@ -46,6 +51,7 @@ class Worker(db_worker.Worker):
         log.info("task worker %s serving %s", self.worker_id, ",".join(queues))
         recovered_at = 0.0
         while self.running:
+            rings = tasks.DOORBELL.rings  # a task queued from here on wakes the wait below
             close_old_connections()
             if time.monotonic() - recovered_at >= RECOVER_EVERY:
                 tasks.recover(queues)
@@ -58,7 +64,7 @@ class Worker(db_worker.Worker):
             if not mine.ready().exists():
                 if self.batch:  # nothing is due: a batch is done
                     return
-                time.sleep(_until_due(mine, self.interval))
+                tasks.DOORBELL.wait(rings, _until_due(mine, self.interval))
                 continue
             task_result = self._claim(mine.ready())
             if task_result is not None:
@@ -109,7 +115,7 @@ def start_embedded() -> list[threading.Thread]:
         for queue in QUEUES:
             worker = Worker(
                 queue_names=[queue],
-                interval=settings.TASK_POLL_SECONDS,
+                interval=EMBEDDED_POLL_SECONDS,
                 batch=False,
                 backend_name="default",
                 startup_delay=False,

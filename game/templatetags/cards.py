@@ -4,6 +4,7 @@
 (a hand, or a pile from bottom to top). ``10S`` and the suit symbols are accepted as well.
 """
 
+import html
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -163,42 +164,96 @@ def _picture(
 def _play_button(
     context: template.Context, table: Any, card: Any, f: dict[str, str], trump: bool
 ) -> SafeString:
-    """A playable card: a beat's first click (it lists the second cards), or a lead or a beat
-    with one's last card, posted at once."""
+    """A playable card: a beat's first click (it shows that beat's second cards, which the
+    table carries: :func:`second_cards`), or a lead or a beat with one's last card, played at
+    once."""
+    classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
     if table.pile and len(table.bottom.hand) > 1:
-        picked = card == table.beater
-        chip = format_html(
-            _PLAY_CHIP,
+        return format_html(
+            '<button type="button" class="{}" data-beater="{}" aria-controls="seconds-{}" '
+            'aria-pressed="false">' + _PLAY_CHIP + "</button>",
+            classes,
+            f["code"],
+            f["code"],
             gettext("Beat with the %(name)s") % {"name": f["name"]},
             f["rank"],
             f["symbol"],
-        )
-        return format_html(
-            '<button type="button" class="{}" hx-get="{}?beater={}" hx-target="#table" '
-            'hx-swap="outerHTML" aria-pressed="{}">{}</button>',
-            _classes(f, (True, "card--play"), (picked, "card--picked"), (trump, "card--trump")),
-            table.urls["table"],
-            f["code"],
-            "true" if picked else "false",
-            chip,
         )
     if table.pile:
         label = gettext("Beat with your last card, the %(name)s") % {"name": f["name"]}
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
-    url = table.urls["move"]
-    return format_html(
-        '<form method="post" action="{}" hx-post="{}" hx-target="#table" hx-swap="outerHTML">'
-        '{}<input type="hidden" name="ply" value="{}"><input type="hidden" name="move" value="{}">'
-        '<button class="{}">{}</button></form>',
-        url,
-        url,
-        CsrfTokenNode().render(context),
-        table.ply,
-        f["code"],
-        _classes(f, (True, "card--play"), (trump, "card--trump")),
-        format_html(_PLAY_CHIP, label, f["rank"], f["symbol"]),
+    button = _turn_button(f["code"], classes, label, f["rank"], f["symbol"])
+    return _turn_form(CsrfTokenNode().render(context), table, button)
+
+
+def _turn_form(csrf: str, table: Any, button: str) -> SafeString:
+    """A form that plays the turn of ``button`` (:func:`_turn_button`) at the table's ply: the
+    table's script sends it over the game's socket (``data-turn``), posted as it is without one.
+    Assembled with plain strings: a beat's choices make dozens of these per table."""
+    url = table.urls["move"]  # a reversed path and an int: nothing to escape
+    return mark_safe(
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table" '
+        f'hx-swap="outerHTML" data-turn>{csrf}<input type="hidden" name="ply" value="{table.ply}">'
+        f"{button}</form>"
     )
+
+
+@lru_cache(maxsize=8192)
+def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) -> str:
+    """The ``move`` input and button of a turn's form, escaped once: the same few on every
+    table."""
+    return format_html(
+        '<input type="hidden" name="move" value="{}"><button class="{}">'
+        + _PLAY_CHIP
+        + "</button>",
+        move,
+        classes,
+        label,
+        rank,
+        symbol,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _second_card_buttons(
+    beater: str, seconds: tuple[str, ...], trump: str, language: str | None
+) -> tuple[str, tuple[str, ...], str]:
+    """What a beat's choice shows, worked out once per cards and language: its hint, the second
+    cards' buttons, and the way back."""
+    b = _face(beater, language)
+    buttons = []
+    for card in seconds:
+        f = _face(card, language)
+        label = gettext("Second card: the %(name)s") % {"name": f["name"]}
+        classes = _classes(f, (True, "card--play"), (card[-1] == trump, "card--trump"))
+        buttons.append(_turn_button(f"{beater}-{card}", classes, label, f["rank"], f["symbol"]))
+    hint = gettext("Beat with the %(name)s, then play a second card:") % {"name": b["name"]}
+    return (
+        format_html('<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">'
+                    '{}</p><div class="seconds">', beater, hint),
+        tuple(buttons),
+        format_html('</div><button type="button" class="button" data-unpick>{}</button></div>',
+                    gettext("Cancel")),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def second_cards(context: template.Context, table: Any) -> SafeString:
+    """For each card the viewer may beat with, the second cards that may follow it, hidden until
+    that card is picked (``static/js/table.js``): one choice each, with a way back."""
+    language = get_language()
+    csrf = CsrfTokenNode().render(context)
+    trump = table.bottom.trump.letter if table.beats else ""
+    parts = []
+    for beater, seconds in table.beats:
+        head, buttons, tail = _second_card_buttons(
+            str(beater), tuple(str(c) for c in seconds), trump, language
+        )
+        parts.append(head)
+        parts.extend(_turn_form(csrf, table, button) for button in buttons)
+        parts.append(tail)
+    return mark_safe("".join(parts))
 
 
 @register.simple_tag(takes_context=True)
@@ -218,14 +273,19 @@ def pile_cards(context: template.Context, pile: Sequence[Any]) -> SafeString:
 @register.simple_tag
 def move_list(turns: Sequence[Any]) -> SafeString:
     """The turns played (:class:`game.turns.Turn`), one list item each, numbered and with their
-    mover (``_table.html``'s move log); the last one is marked current."""
-    last = len(turns) - 1
-    return format_html_join(
-        "",
-        '<li class="move-log__turn"{}><span class="move-log__n">{}.</span> '
-        '<span class="move-log__who">{}</span> <span class="notation">{}</span></li>',
-        (
-            (mark_safe(' aria-current="step"') if i == last else "", t.number, t.name, t.notation)
+    mover (``_table.html``'s move log), the last one marked current: the standard library's
+    escaping, since a long game's log is hundreds of items on every table."""
+    current = len(turns) - 1
+    return mark_safe(
+        "".join(
+            f'<li class="move-log__turn"{_CURRENT if i == current else ""}>'
+            f'<span class="move-log__n">{t.number}.</span> '
+            f'<span class="move-log__who">{html.escape(t.name)}</span> '
+            f'<span class="notation">{html.escape(t.notation)}</span></li>'
             for i, t in enumerate(turns)
-        ),
+        )
     )
+
+
+_CURRENT = ' aria-current="step"'
+

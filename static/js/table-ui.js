@@ -28,9 +28,10 @@
     }
   });
 
-  // Where the next action is: the second card after a beating card, a card to play, the take.
+  // Where the next action is: a second card (once a beating card is picked: table.js), a card
+  // to play, the take.
   const NEXT_ACTIONS = [
-    ".seconds .card--play",
+    ".second-cards:not([hidden]) .card--play",
     ".hand .card--play",
     ".button--take",
     ".result .button",
@@ -121,16 +122,7 @@
     window.setTimeout(arrived, 0); // once htmx has settled the new table
   }
 
-  // A beating card picked (same version, new choices) also needs its focus moved on.
-  document.addEventListener("htmx:afterSwap", function (event) {
-    const shown = table();
-    if (shown && shown.dataset.version === shownVersion) {
-      window.setTimeout(function () {
-        focusNextAction(table());
-      }, 0);
-    }
-    afterTable(event);
-  });
+  document.addEventListener("htmx:afterSwap", afterTable);
   // A table the socket swapped in (its old element, which htmx tells, has left the page).
   document.addEventListener("htmx:wsAfterMessage", function () {
     window.setTimeout(arrived, 0);

@@ -29,12 +29,47 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
     if (!incoming || incoming.id !== "table" || event.detail.target.id !== "table") return;
+    // A refused turn comes back at the shown version, saying why: that one is swapped in.
+    if (incoming.querySelector(".notice--error")) return;
     if (Number(incoming.dataset.version) <= shownVersion()) event.detail.shouldSwap = false;
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (typeof event.detail.serverResponse === "string" && isStale(event.detail.serverResponse)) {
       event.detail.shouldSwap = false;
+    }
+  });
+
+  // A beat is two clicks: the beating card, then a second card. The table carries each beating
+  // card's second cards, hidden; picking the card shows them, with no request to the server.
+  function pick(beater) {
+    const table = document.getElementById("table");
+    if (!table) return;
+    table.querySelectorAll("[data-beater]").forEach(function (card) {
+      const picked = card === beater;
+      card.setAttribute("aria-pressed", String(picked));
+      card.classList.toggle("card--picked", picked);
+      const choice = document.getElementById(card.getAttribute("aria-controls"));
+      if (choice) choice.hidden = !picked;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    const beater = event.target.closest("#table [data-beater]");
+    if (beater) {
+      const choosing = beater.getAttribute("aria-pressed") !== "true";
+      pick(choosing ? beater : null);
+      const choice = document.getElementById(beater.getAttribute("aria-controls"));
+      const first = choice && choice.querySelector(".seconds button");
+      if (choosing && first) first.focus();
+      return;
+    }
+    const unpick = event.target.closest("#table [data-unpick]");
+    if (unpick) {
+      const choice = unpick.closest(".second-cards");
+      pick(null);
+      const card = choice && document.querySelector('[aria-controls="' + choice.id + '"]');
+      if (card) card.focus();
     }
   });
 
@@ -68,16 +103,26 @@
   setInterval(tick, 100);
 
   // While the socket is open it brings every new table, this page's own moves included, in
-  // version order: a POST says so, and the server answers a move that landed with no copy.
-  let live = false;
-  document.addEventListener("htmx:wsOpen", function () {
-    live = true;
+  // version order. A turn goes over it too (no HTTP request to make or to serve); any other
+  // POST says the socket is live, and the server answers one that landed with no copy.
+  let socket = null;
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
     document.body.dataset.ws = "open"; // browser tests wait for the socket before acting
   });
   document.addEventListener("htmx:wsClose", function () {
-    live = false;
+    socket = null;
   });
   document.addEventListener("htmx:configRequest", function (event) {
-    if (live && event.detail.verb === "post") event.detail.headers["X-Table-Live"] = "1";
+    if (socket && event.detail.verb === "post") event.detail.headers["X-Table-Live"] = "1";
+  });
+  document.addEventListener("htmx:confirm", function (event) {
+    const form = event.detail.elt;
+    if (!socket || !(form instanceof HTMLFormElement) || !form.hasAttribute("data-turn")) return;
+    event.preventDefault();
+    const submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
+    const fields = new FormData(form, submitter || null);
+    const turn = { move: fields.get("move"), ply: Number(fields.get("ply")) };
+    socket.send(JSON.stringify(turn), form);
   });
 })();

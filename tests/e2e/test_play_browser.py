@@ -51,7 +51,7 @@ def play_a_turn(page: Page) -> None:
         page.locator("button.button--take").first.click()
         return
     first = cards.first
-    starts_a_beat = first.get_attribute("hx-get") is not None
+    starts_a_beat = first.get_attribute("data-beater") is not None
     first.click()
     if starts_a_beat:  # the second click: a card to play on top of the beating card
         second = page.locator(".seconds button.card--play").first

@@ -85,17 +85,24 @@ async def test_the_lobby_updates_when_a_seek_opens():
     await lobby.disconnect()
 
 
-async def test_each_viewer_s_table_is_rendered_once_per_version_and_shared(monkeypatch):
+async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_and_shared(
+    monkeypatch,
+):
     from game import consumers
 
-    rendered = []
-    real = consumers.render_table
+    rendered, reads = [], []
+    real, real_tables_for = consumers.render_table, consumers.tables_for
 
     def counting(table, **context):
         rendered.append(table.viewer)
         return real(table, **context)
 
+    def reading(game, viewers):
+        reads.append(sorted(viewers, key=str))
+        return real_tables_for(game, viewers)
+
     monkeypatch.setattr(consumers, "render_table", counting)
+    monkeypatch.setattr(consumers, "tables_for", reading)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
     watchers = [await connect(path, AnonymousUser()) for _ in range(4)]
@@ -103,12 +110,93 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_and_shared(monke
     for socket in watchers + players:
         await socket.receive_from(timeout=5)
     rendered.clear()
+    reads.clear()
     await play_first_turn(game, alice, bob)
     watched = {await socket.receive_from(timeout=5) for socket in watchers}
     mine = {await socket.receive_from(timeout=5) for socket in players}
     assert len(watched) == 1 and len(mine) == 1  # the same bytes to every socket of a viewer
     assert 'data-ply="1"' in next(iter(watched)) and watched != mine
     assert sorted(rendered, key=str) == [0, None]  # once for alice's seat, once for watchers
+    assert reads == [[0, None]]  # both from one read of the game
     for socket in watchers + players:
         assert await socket.receive_nothing(timeout=0.2)  # and once only
         await socket.disconnect()
+
+
+async def test_a_turn_sent_over_the_socket_lands_and_reaches_both_players():
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = {"alice": await connect(path, alice), "bob": await connect(path, bob)}
+    for socket in sockets.values():
+        await socket.receive_from(timeout=5)
+    history = await database_sync_to_async(history_of)(game)
+    mover = ("alice", "bob")[history.position.to_move]
+    move = str(history.legal_moves()[0])
+    await sockets[mover].send_json_to({"move": move, "ply": 0})
+    for name, socket in sockets.items():  # the mover's table comes over the socket too
+        pushed = await socket.receive_from(timeout=5)
+        assert 'data-ply="1"' in pushed and f"<li>{move}</li>" in pushed, name
+    assert str((await database_sync_to_async(history_of)(game)).moves[0]) == move
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "why"),
+    [
+        ({"move": "take", "ply": 0}, "nothing to take"),
+        ({"move": "XX", "ply": 0}, ""),
+        ({"move": "take", "ply": 7}, "moved on"),
+        ({"move": "take", "ply": "0"}, "without its ply"),
+    ],
+)
+async def test_a_refused_turn_is_answered_to_its_sender_alone(frame, why):
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    history = await database_sync_to_async(history_of)(game)
+    mover, other = (alice, bob) if history.position.to_move == 0 else (bob, alice)
+    sender, watcher = await connect(path, mover), await connect(path, other)
+    for socket in (sender, watcher):
+        await socket.receive_from(timeout=5)
+    await sender.send_json_to(frame)
+    answer = await sender.receive_from(timeout=5)
+    assert 'class="notice notice--error"' in answer and why in answer
+    assert 'data-ply="0"' in answer
+    assert await watcher.receive_nothing(timeout=0.3)
+    assert (await database_sync_to_async(history_of)(game)).moves == ()
+    for socket in (sender, watcher):
+        await socket.disconnect()
+
+
+async def test_a_spectator_s_turn_is_refused():
+    game, _, _ = await make_game()
+    spectator = await connect(f"/ws/games/{game.pk}/", AnonymousUser())
+    await spectator.receive_from(timeout=5)
+    await spectator.send_json_to({"move": "take", "ply": 0})
+    assert "Only the players of this game can move." in await spectator.receive_from(timeout=5)
+    await spectator.disconnect()
+
+
+async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_them_as_they_go():
+    from game.tables import TableCache
+
+    calls = []
+
+    async def render_all(game_id, viewers):
+        calls.append(sorted(viewers, key=str))
+        return 3, {viewer: f"table {game_id} for {viewer}" for viewer in viewers}
+
+    cache = TableCache(render_all)
+    cache.watch(7, 0, "alice")
+    cache.watch(7, 1, "bob")
+    cache.watch(7, 1, "bob")  # a second tab
+    assert await cache.get(7, 0, 3) == (3, "table 7 for 0")
+    assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # rendered with seat 0's
+    assert calls == [[0, 1]]
+    cache.unwatch(7, 1)
+    assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # its other tab still watches
+    cache.unwatch(7, 1)
+    cache.unwatch(7, 0)
+    with pytest.raises(LookupError):  # nobody watches: nothing kept, nothing to render for
+        await cache.get(7, 0, 3)
+    assert calls == [[0, 1]]

@@ -17,8 +17,10 @@ TABLE = (
     '<form hx-post="/games/3/move/"><input type="hidden" name="csrfmiddlewaretoken" value="x">'
     '<input type="hidden" name="ply" value="7"><input type="hidden" name="move" value="take">'
     "</form>\n"
-    '<button type="button" hx-get="/games/3/?beater=QS" hx-target="#table">Q</button>\n'
-    '<button type="button" hx-get="/games/3/?beater=AH">A</button></div>'
+    '<button type="button" data-beater="QS" aria-controls="seconds-QS">Q</button>\n'
+    '<div class="second-cards" id="seconds-QS" hidden><form data-turn>'
+    '<input type="hidden" name="ply" value="7"><input type="hidden" name="move" value="QS-6D">'
+    "</form></div></div>"
 )
 
 
@@ -41,7 +43,7 @@ def test_the_table_tag_gives_ply_version_status_and_the_turns_offered() -> None:
     table = read_table(TABLE, received=1.5)
     assert table is not None
     assert (table.ply, table.version, table.status, table.received) == (7, 9, "active", 1.5)
-    assert table.moves() == (["take"], ["QS", "AH"])
+    assert table.moves() == ["take", "QS-6D"]  # a beat's second cards are in the table
     assert table.error() is None
     assert read_table('<div id="chat">a line</div>', 0.0) is None
 
@@ -82,12 +84,12 @@ def test_the_report_prints_every_figure() -> None:
         games=2,
         think=(0.5, 1.0),
         players_via="db",
+        via="post",
         seconds=10.0,
         moves=40,
         moves_per_second=4.0,
-        post=lat,
+        turn=lat,
         relay=lat,
-        beater_get=lat,
         socket_connect=lat,
         sockets_opened=4,
         sockets_open_seconds=0.2,
@@ -101,7 +103,7 @@ def test_the_report_prints_every_figure() -> None:
         set_up_seconds=1.0,
     )
     text = report.format()
-    for expected in ("4.0 moves/s", "POST move", "relay", "3  HTTP 500: POST move", "pid 123"):
+    for expected in ("4.0 moves/s", "turn (post)", "relay", "3  HTTP 500: POST move", "pid 123"):
         assert expected in text
     assert report.error_count == 4
     assert '"error_count": 4' in report.to_json()

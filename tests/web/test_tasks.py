@@ -4,6 +4,8 @@ worker once due, and asked for again after a crash."""
 import os
 import socket
 import subprocess
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -158,6 +160,34 @@ def test_an_idle_worker_sleeps_until_the_earliest_task_is_due_or_a_poll():
     assert 0 < workers._until_due(tasks_, 0.05) <= 0.03
     tasks.computer_reply.using(run_after=timezone.now() - timedelta(seconds=1)).enqueue(2, 0)
     assert workers._until_due(tasks_, 0.05) == 0
+
+
+def test_the_doorbell_wakes_a_waiting_worker_at_once_and_a_late_waiter_does_not_wait():
+    bell = tasks.Doorbell()
+    seen = bell.rings
+    waited = []
+
+    def wait():
+        started = time.monotonic()
+        bell.wait(seen, timeout=30)
+        waited.append(time.monotonic() - started)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.1)
+    bell.ring()
+    waiter.join(timeout=5)
+    assert waited and waited[0] < 5
+    started = time.monotonic()
+    bell.wait(seen, timeout=30)  # rung since ``seen``: no wait at all
+    assert time.monotonic() - started < 1
+
+
+def test_queueing_a_reply_or_an_analysis_rings_this_process_s_workers():
+    before = tasks.DOORBELL.rings
+    tasks.ask_for_reply(1, 0)
+    tasks.ask_for_analysis(1)
+    assert tasks.DOORBELL.rings == before + 2
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """Pages and htmx partials: signing up, the lobby, the table, moves and actions."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -110,7 +111,9 @@ def test_a_refused_move_comes_back_as_a_message_not_an_error_page(client, game, 
     assert "out of date" in stale.content.decode()
 
 
-def test_a_beat_is_two_clicks_the_first_lists_the_second_cards(client, game, alice, bob):
+def test_the_table_carries_each_beat_s_second_cards_hidden_until_its_card_is_picked(
+    client, game, alice, bob
+):
     history = history_of(game)
     leader = (alice, bob)[history.position.to_move]
     services.game_play_move(
@@ -120,15 +123,16 @@ def test_a_beat_is_two_clicks_the_first_lists_the_second_cards(client, game, ali
     beats = [m for m in position.legal_moves() if m.second is not None]
     if not beats:
         pytest.skip("this deal's first lead cannot be beaten")
-    beater = str(beats[0].card)
     other = (alice, bob)[position.to_move]
-    html = (
-        client_for(client, other)
-        .get(reverse("game:table", args=[game.pk]) + f"?beater={beater}", **HTMX)
-        .content.decode()
-    )
-    assert "then play a second card" in html
-    assert f'value="{beater}-' in html and "Cancel" in html
+    html = client_for(client, other).get(reverse("game:table", args=[game.pk]), **HTMX)
+    html = html.content.decode()
+    for beat in beats:  # every beat the rules allow, and no other
+        assert f'name="move" value="{beat}"' in html
+        assert f'data-beater="{beat.card}" aria-controls="seconds-{beat.card}"' in html
+        assert f'<div class="second-cards" id="seconds-{beat.card}" hidden>' in html
+    offered = re.findall(r'name="move" value="([^"]+-[^"]+)"', html)
+    assert sorted(offered) == sorted(str(b) for b in beats)
+    assert "then play a second card" in html and "data-unpick" in html
 
 
 def test_spectators_see_the_table_without_buttons(client, game):

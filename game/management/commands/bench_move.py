@@ -1,9 +1,10 @@
 """``manage.py bench_move``: what one move costs the server, in-process, part by part.
 
-Plays random games between two players through Django's test client, as the
-table does (the beat's first click, a GET, then the move's POST, with the socket
-open so the answer is empty), and renders the table both players' sockets then
-get. Prints the mean time of each part per move. A benchmark: it prints figures
+Plays random games between two players as the table does with its socket open
+(the turn through the move service, as the game's socket consumer plays it; or
+``--via post``, the table's POST without a socket, through Django's test
+client), then reads and renders the table both players' sockets get. Prints
+the mean time of each part per move. A benchmark: it prints figures
 and judges nothing; it leaves its two players (``bench-*``) and games in the
 database it runs on.
 """
@@ -28,12 +29,13 @@ HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_X_TABLE_LIVE": "1"}
 
 
 class Command(BaseCommand):
-    help = "Time one move's parts (POST, the beat's GET, the players' tables), in-process."
+    help = "Time one move's parts (the turn, the players' tables), in-process."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--games", type=int, default=6)
         parser.add_argument("--turns", type=int, default=60, help="at most, per game")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--via", choices=("socket", "post"), default="socket")
 
     @override_settings(ALLOWED_HOSTS=["testserver"])
     def handle(self, *args: Any, **options: Any) -> None:
@@ -43,7 +45,8 @@ class Command(BaseCommand):
         for client, player in zip(clients, players, strict=True):
             client.force_login(player)
         rng = random.Random(options["seed"])
-        spent = {"POST move": 0.0, "GET beater": 0.0, "two tables": 0.0}
+        turn = f"turn ({options['via']})"
+        spent = {turn: 0.0, "two tables": 0.0}
         moves = 0
         for _ in range(options["games"]):
             seek = services.game_create_seek(user=players[0], trump="S")
@@ -56,21 +59,25 @@ class Command(BaseCommand):
                 client = clients[state.position.to_move]
                 move = rng.choice(list(state.legal_moves()))
                 started = time.perf_counter()
-                if move.second is not None:
-                    client.get(f"/games/{game.pk}/?beater={move.card}", **HTMX)
-                posted = time.perf_counter()
-                answer = client.post(
-                    f"/games/{game.pk}/move/", {"ply": state.ply, "move": str(move)}, **HTMX
-                )
+                if options["via"] == "socket":
+                    services.game_play_move(
+                        game_id=game.pk,
+                        user=players[state.position.to_move],
+                        notation=str(move),
+                        expected_ply=state.ply,
+                    )
+                else:
+                    answer = client.post(
+                        f"/games/{game.pk}/move/", {"ply": state.ply, "move": str(move)}, **HTMX
+                    )
+                    if answer.status_code != 204:
+                        self.stderr.write(f"move {move} answered {answer.status_code}")
                 rendered = time.perf_counter()
                 game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
                 for seat, player in enumerate(players):
                     render_table(table_for(game, seat), user=player)
                 done = time.perf_counter()
-                if answer.status_code != 204:
-                    self.stderr.write(f"move {move} answered {answer.status_code}")
-                spent["GET beater"] += posted - started
-                spent["POST move"] += rendered - posted
+                spent[turn] += rendered - started
                 spent["two tables"] += done - rendered
                 moves += 1
         total = sum(spent.values())

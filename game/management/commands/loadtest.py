@@ -51,6 +51,13 @@ class Command(BaseCommand):
             default=10,
             help="seconds after which a move the opponent's socket has not shown is lost",
         )
+        parser.add_argument(
+            "--via",
+            choices=("socket", "post"),
+            default="socket",
+            help="send each turn over the game's socket, as the table does while it is open "
+            "(default), or as the table's POST, its way without a socket",
+        )
         parser.add_argument("--progress", type=float, default=2, help="seconds between lines")
         parser.add_argument("--seed", type=int, help="seed the players' random choices")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -69,6 +76,7 @@ class Command(BaseCommand):
                 ramp=options["ramp"],
                 deck=options["deck"],
                 players_via=options["players"],
+                via=options["via"],
                 relay_timeout=options["relay_timeout"],
                 progress_every=options["progress"],
                 pids=pids,
