@@ -56,12 +56,19 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# axe-core, which the browser tests inject into pages to check their accessibility, from
+# package-lock.json. Without npm those checks are skipped (they say so); nothing else needs it.
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund && touch $@; \
+	else echo "npm is missing: the browser tests' accessibility checks will be skipped"; fi
+
 # `make test`: ruff, mypy (strict, on the engine), then two pytest processes, since
 # pytest-playwright and pytest-asyncio break each other in one.
 # Exit code 5 (no tests collected) counts as success.
-test: lint catalogues
+test: lint catalogues $(AXE)
 	$(BIN)/python -m pytest -m "not e2e" || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -m e2e || [ $$? -eq 5 ]
 
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts test-results .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles test-artifacts test-results .pytest_cache .ruff_cache .hypothesis

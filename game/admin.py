@@ -29,6 +29,10 @@ class MoveAdmin(admin.ModelAdmin):
     search_fields = ("=game__id",)
     readonly_fields = ("game", "ply", "player", "notation", "time_spent_ms", "created_at")
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Turns are played, never typed in: a move added here would have no ply (a 500)."""
+        return False
+
 
 @admin.register(ImportedGame)
 class ImportedGameAdmin(admin.ModelAdmin):

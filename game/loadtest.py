@@ -12,8 +12,8 @@ Every pair plays as two browsers would, through the site's own URLs:
    there on, every game, move and socket goes through the real server.
 2. **Games.** One player posts a seek (``/play/seek/``), the other joins it with another trump
    (``/games/<id>/join/``); the games start spread over ``--ramp`` seconds. When a game ends, its
-   first player asks for a rematch and the second follows it (they must land on the same game), so
-   the load stays at N games.
+   first player asks for a rematch, the second agrees and the first follows it (they must land on
+   the same game), so the load stays at N games.
 3. **Sockets.** Both players open ``/ws/games/<id>/`` with their session cookie and an ``Origin``
    matching the URL, and wait for the table each socket sends on connect; how long opening all
    sockets took is reported.
@@ -734,10 +734,15 @@ class Match:
         await asyncio.gather(*(p.open_socket(game_id, initial=initial) for p in self.players))
 
     async def rematch(self) -> None:
-        """Both players ask for a rematch, one after the other: they must get the same game."""
+        """The first player asks for a rematch, the second agrees, and the first follows it (as
+        its page does): they must get the same game."""
         game_id = self.game_ids[-1]
+        status, _, _ = await self.players[0].post(f"/games/{game_id}/rematch/", "POST rematch", {})
+        if status not in (200, 204):
+            self.run.stats.error(f"HTTP {status}: POST rematch")
+            raise Failed("rematch")
         found = []
-        for player in self.players:
+        for player in reversed(self.players):
             status, _, headers = await player.post(f"/games/{game_id}/rematch/", "POST rematch", {})
             target = headers.get("HX-Redirect") or headers.get("Location") or ""
             match = GAME_URL.search(target)

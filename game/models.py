@@ -98,6 +98,12 @@ class Game(models.Model):
     winner = models.PositiveSmallIntegerField(_("winning seat"), null=True, blank=True)
     reason = models.CharField(_("how it ended"), max_length=16, choices=Reason.choices, blank=True)
     draw_offer = models.PositiveSmallIntegerField(_("draw offered by seat"), null=True, blank=True)
+    #: The ply at which a draw offer was last declined: the table says so until the next turn.
+    draw_declined_ply = models.PositiveIntegerField(null=True, blank=True)
+    #: A finished game's rematch, asked for by this seat: it starts once the other seat agrees.
+    rematch_offer = models.PositiveSmallIntegerField(
+        _("rematch asked for by seat"), null=True, blank=True
+    )
 
     private = models.BooleanField(_("by invitation only"), default=False)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)

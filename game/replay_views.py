@@ -33,7 +33,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     context = {"form": form, "page": page, "query": query.urlencode()}
-    template = "game/_archive.html" if request.htmx else "game/archive.html"
+    template = "game/_archive_page.html" if request.htmx else "game/archive.html"
     return render(request, template, context)
 
 

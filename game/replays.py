@@ -17,12 +17,15 @@ from django.urls import reverse
 
 from game import engine, records
 from game.ai.review import Note, annotate, decided_at
+from game.evaluation import Chart, Slip, chart_of, slip_of
 from game.models import Analysis, Game, ImportedGame
 from game.selectors import start_position
 from game.tables import Seat, sorted_hand
 
 #: What the record's ``Result`` header says for a stored game's winning seat.
 _RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+#: A result header as the value of the game's end for seat 0 (the chart's last point).
+_FINAL_FOR_SEAT0 = {"1-0": "win", "0-1": "loss", "1/2-1/2": "draw"}
 
 
 def record_of(game: Game, turns: Sequence[str]) -> records.Record:
@@ -107,6 +110,20 @@ class Frame:
         return self.replay.notes[self.ply - 1] if self.ply and self.replay.notes else None
 
     @property
+    def slip(self) -> Slip | None:
+        """What the turn that led here lost by the estimate, if enough to grade."""
+        return slip_of(self.note)
+
+    @property
+    def chart(self) -> Chart | None:
+        """The game's value over the turns, with this step marked (once analysed)."""
+        replay = self.replay
+        if replay.analysis is None or not replay.analysis.positions:
+            return None
+        final = _FINAL_FOR_SEAT0.get(replay.record.result)
+        return chart_of(replay.history.positions, replay.analysis.positions, self.ply, final)
+
+    @property
     def previous(self) -> int:
         return max(0, self.ply - 1)
 
@@ -146,6 +163,16 @@ class Replay:
         return reverse("game:imported", args=[self.imported.pk])
 
     @property
+    def reason(self) -> str:
+        """How the game ended, in words: a record's own reason codes (``last_card``) are the
+        stored games' reasons, shown by their labels; any other text is shown as written."""
+        code = self.game.reason if self.game is not None else self.record.reason
+        try:
+            return str(Game.Reason(code).label)
+        except ValueError:
+            return code
+
+    @property
     def download_url(self) -> str:
         return self.url + "record.txt"
 
@@ -154,13 +181,14 @@ class Replay:
         return self.url + "analyse/"
 
     @property
-    def turns(self) -> list[tuple[int, str, Note | None]]:
-        """The move list: (ply after the turn, turn, its note once analysed)."""
+    def turns(self) -> list[tuple[int, str, Note | None, Slip | None]]:
+        """The move list: (ply after the turn, turn, its note and slip once analysed)."""
         notes = self.notes
-        return [
-            (ply + 1, str(move), notes[ply] if notes else None)
-            for ply, move in enumerate(self.history.moves)
-        ]
+        listed = []
+        for ply, move in enumerate(self.history.moves):
+            note = notes[ply] if notes else None
+            listed.append((ply + 1, str(move), note, slip_of(note)))
+        return listed
 
     @cached_property
     def notes(self) -> list[Note]:

@@ -56,6 +56,15 @@ def games_in_play(user: object) -> QuerySet[Game]:
     )
 
 
+def games_being_played(limit: int = 50) -> QuerySet[Game]:
+    """Games under way, for anyone to watch: the latest started first."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .select_related("seat0", "seat1")
+        .order_by("-started_at")[:limit]
+    )
+
+
 def player_record(user: object) -> dict[str, int]:
     """Finished games, and the player's wins, draws and losses in them; annulled games count
     for nothing."""

@@ -400,9 +400,15 @@ def game_offer_draw(*, game_id: int, user: object) -> Game:
 
 @transaction.atomic
 def game_decline_draw(*, game_id: int, user: object) -> Game:
+    """Decline the opponent's draw offer (both tables say so until the next turn), or withdraw
+    one's own."""
     game = Game.objects.select_for_update().get(pk=game_id)
     seat = _player_seat(game, user)
     if game.draw_offer == 1 - seat:
+        game.draw_offer = None
+        game.draw_declined_ply = stored_state(game).ply
+        _save(game, ["draw_offer", "draw_declined_ply"])
+    elif game.draw_offer == seat:
         game.draw_offer = None
         _save(game, ["draw_offer"])
     return game
@@ -432,8 +438,10 @@ def game_claim_abandoned(*, game_id: int, user: object) -> Game:
 
 
 @transaction.atomic
-def game_rematch(*, game_id: int, user: object) -> Game:
-    """A new game with the same seats, trumps and rules; the loser (or non-starter) leads."""
+def game_rematch(*, game_id: int, user: object) -> Game | None:
+    """Ask for a rematch, or agree to the opponent's: once both want it (the computer always
+    does), a new game with the same seats, trumps and rules, whose loser (or non-starter) leads.
+    ``None`` while it waits for the opponent, who is told on their table."""
     game = Game.objects.select_for_update().get(pk=game_id)
     seat = game.seat_of(user)
     if seat is None:
@@ -443,6 +451,10 @@ def game_rematch(*, game_id: int, user: object) -> Game:
     existing = game.rematches.first()
     if existing is not None:
         return existing
+    if not game.against_computer and game.rematch_offer in (None, seat):
+        game.rematch_offer = seat
+        _save(game, ["rematch_offer"])
+        return None
     starter = (1 - game.winner) if game.winner is not None else 1 - start_position(game).to_move
     rematch = Game(
         seat0=game.seat0,

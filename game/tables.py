@@ -26,6 +26,7 @@ from game import engine
 from game.forms import JoinForm
 from game.models import Game
 from game.selectors import ABANDON_AFTER, abandoned, stored_state
+from game.turns import Turn, moved_cards, spoken, turns_of
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,37 @@ class Table:
     moves: tuple[str, ...] = ()
     bottom: Seat | None = None
     top: Seat | None = None
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The move log, each turn with its mover."""
+        names = (self.game.seat_name(0), self.game.seat_name(1))
+        return turns_of(self.moves, self.game.first_player or 0, names)
+
+    @property
+    def last_turn(self) -> Turn | None:
+        return self.turns[-1] if self.moves else None
+
+    @property
+    def moved(self) -> frozenset[engine.Card]:
+        """The cards the last turn put on the pile: marked, as in the replay."""
+        return moved_cards(self.last_turn)
+
+    @property
+    def last_turn_spoken(self) -> str:
+        """The last turn in words, for the screen reader's announcement."""
+        turn = self.last_turn
+        return spoken(turn, self.pile) if turn is not None else ""
+
+    @property
+    def repetitions(self) -> int:
+        """How many times the position on the table has arisen (the third is a draw)."""
+        return self.state.repetitions() if self.state is not None else 1
+
+    @property
+    def draw_declined(self) -> bool:
+        """A draw offer was declined since the last turn."""
+        return self.game.draw_declined_ply == self.ply and self.game.draw_offer is None
 
     @property
     def position(self) -> engine.Position:

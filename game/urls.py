@@ -6,10 +6,12 @@ app_name = "game"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("play/", views.lobby, name="lobby"),
     path("play/seek/", views.seek_create, name="seek_create"),
     path("play/computer/", views.computer_create, name="computer_create"),
     path("games/", replay_views.archive, name="archive"),
+    path("games/live/", views.watch, name="watch"),
     path("games/import/", replay_views.record_import, name="import"),
     path("games/<int:pk>/", views.table, name="table"),
     path("games/<int:pk>/replay/", replay_views.replay, name="replay"),

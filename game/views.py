@@ -12,13 +12,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game import services
 from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
 from game.models import Game
-from game.selectors import games_in_play, open_seeks
+from game.selectors import games_being_played, games_in_play, open_seeks
 from game.services import GameError
 from game.tables import render_table, table_for
 
@@ -28,6 +29,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "game/home.html")
 
 
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: send them to the site's icon."""
+    return redirect(static("img/favicon.svg"), permanent=True)
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -35,11 +41,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "seeks": open_seeks(),
             "mine": games_in_play(request.user) if request.user.is_authenticated else (),
-            "seek_form": SeekForm(),
-            "computer_form": ComputerForm(),
+            # Two forms on one page: ids of their own, or a label ticks the other form's box.
+            "seek_form": SeekForm(auto_id="seek_%s"),
+            "computer_form": ComputerForm(auto_id="computer_%s"),
             "join_form": JoinForm(),
         },
     )
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games being played now, each a table to watch; the list refreshes itself."""
+    return render(request, "game/watch.html", {"games": games_being_played()})
 
 
 def _create_game(
@@ -217,4 +229,6 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
         game = services.game_rematch(game_id=pk, user=request.user)
     except GameError as error:
         return _answer(request, pk, str(error))
+    if game is None:  # asked for: the opponent's answer starts it
+        return _answer(request, pk)
     return _go(request, game.get_absolute_url())

@@ -105,6 +105,10 @@ def clock(milliseconds: int | None) -> str:
 # render, 1.5 ms this way). The markup is the same as a template would write.
 
 _CHIP = '<span class="card__rank">{}</span><span class="card__suit">{}</span>'
+#: A playable card's face is seen, its action heard: a name in words that does not repeat the
+#: face would contradict it (axe's label-content-name-mismatch), so the face is hidden from
+#: screen readers and the words are the button's content.
+_PLAY_CHIP = '<span class="visually-hidden">{}</span><span aria-hidden="true">' + _CHIP + "</span>"
 
 
 def _classes(f: dict[str, str], *extra: tuple[bool, str]) -> str:
@@ -163,17 +167,17 @@ def _play_button(
     """A playable card: a beat's first click (it shows that beat's second cards, which the
     table carries: :func:`second_cards`), or a lead or a beat with one's last card, played at
     once."""
-    chip = format_html(_CHIP, f["rank"], f["symbol"])
     classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
     if table.pile and len(table.bottom.hand) > 1:
         return format_html(
             '<button type="button" class="{}" data-beater="{}" aria-controls="seconds-{}" '
-            'aria-label="{}" aria-pressed="false">{}</button>',
+            'aria-pressed="false">' + _PLAY_CHIP + "</button>",
             classes,
             f["code"],
             f["code"],
             gettext("Beat with the %(name)s") % {"name": f["name"]},
-            chip,
+            f["rank"],
+            f["symbol"],
         )
     if table.pile:
         label = gettext("Beat with your last card, the %(name)s") % {"name": f["name"]}
@@ -200,8 +204,8 @@ def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) ->
     """The ``move`` input and button of a turn's form, escaped once: the same few on every
     table."""
     return format_html(
-        '<input type="hidden" name="move" value="{}"><button class="{}" aria-label="{}">'
-        + _CHIP
+        '<input type="hidden" name="move" value="{}"><button class="{}">'
+        + _PLAY_CHIP
         + "</button>",
         move,
         classes,
@@ -267,7 +271,21 @@ def pile_cards(context: template.Context, pile: Sequence[Any]) -> SafeString:
 
 
 @register.simple_tag
-def move_list(moves: Sequence[str]) -> SafeString:
-    """The turns played, one list item each (``_table.html``'s move log): the standard library's
+def move_list(turns: Sequence[Any]) -> SafeString:
+    """The turns played (:class:`game.turns.Turn`), one list item each, numbered and with their
+    mover (``_table.html``'s move log), the last one marked current: the standard library's
     escaping, since a long game's log is hundreds of items on every table."""
-    return mark_safe("".join(f"<li>{html.escape(notation)}</li>" for notation in moves))
+    current = len(turns) - 1
+    return mark_safe(
+        "".join(
+            f'<li class="move-log__turn"{_CURRENT if i == current else ""}>'
+            f'<span class="move-log__n">{t.number}.</span> '
+            f'<span class="move-log__who">{html.escape(t.name)}</span> '
+            f'<span class="notation">{html.escape(t.notation)}</span></li>'
+            for i, t in enumerate(turns)
+        )
+    )
+
+
+_CURRENT = ' aria-current="step"'
+

@@ -1,26 +1,45 @@
-// The replay viewer's keys: ← and → step, Home and End jump; each presses the matching button,
-// so the keyboard and the mouse take the same htmx path (and the same shareable URL).
+// The replay viewer's keys: ← and → step, Home and End jump, as the buttons do, along the same
+// htmx path (and to the same shareable URL). Steps pressed faster than the answers come add up:
+// the key works out the ply it wants from the last one asked for, not from the page shown, and a
+// newer step replaces a request still on its way (hx-sync on #replay).
 (function () {
   "use strict";
   var keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
+  var wanted = null; // the ply last asked for by a key, until the page shows it
+
+  function plyFor(step, replay) {
+    var from = wanted !== null ? wanted : Number(replay.dataset.ply);
+    var last = Number(replay.dataset.last);
+    if (step === "first") return 0;
+    if (step === "last") return last;
+    return Math.min(last, Math.max(0, from + (step === "next" ? 1 : -1)));
+  }
+
   document.addEventListener("keydown", function (event) {
     var step = keys[event.key];
     if (!step || event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
-    var button = document.querySelector('#replay [data-step="' + step + '"]');
+    var replay = document.getElementById("replay");
+    var button = replay && replay.querySelector('[data-step="' + step + '"]');
     if (!button) return;
     event.preventDefault();
-    if (button.disabled) return;
-    // A key pressed just after a swap can beat htmx to the new button: process it first
-    // (idempotent), so the click always makes its request.
+    var ply = plyFor(step, replay);
+    var current = wanted !== null ? wanted : Number(replay.dataset.ply);
+    if (ply === current) return;
+    wanted = ply;
+    // The button asks for the ply wanted: the same element, attributes and history as a click.
+    button.disabled = false;
+    button.setAttribute("hx-get", replay.dataset.url + "?ply=" + ply);
     if (window.htmx) window.htmx.process(button);
     button.click();
   });
-})();
 
-// Keep the current turn of the move list in view as the steps go by.
-document.addEventListener("htmx:afterSettle", function () {
-  var current = document.querySelector(".move-log__list--replay .is-current");
-  if (current) current.scrollIntoView({ block: "nearest" });
-});
+  document.addEventListener("htmx:afterSettle", function () {
+    var replay = document.getElementById("replay");
+    if (replay && wanted !== null && Number(replay.dataset.ply) === wanted) wanted = null;
+    // Keep the current turn of the move list in view as the steps go by.
+    var current = document.querySelector(".move-log__list--replay .is-current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  });
+})();

@@ -56,7 +56,7 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
     for name, socket in sockets.items():
         pushed[name] = await socket.receive_from(timeout=5)
         assert 'hx-swap-oob="outerHTML"' in pushed[name] and 'data-ply="1"' in pushed[name]
-        assert f"<li>{move}</li>" in pushed[name], name
+        assert f'<span class="notation">{move}</span></li>' in pushed[name], name
     # Each viewer gets their own table: the player now to move may take; a spectator may not.
     assert 'name="move" value="take"' in pushed[waiting.username]
     assert 'name="move"' not in pushed["spectator"]
@@ -135,7 +135,8 @@ async def test_a_turn_sent_over_the_socket_lands_and_reaches_both_players():
     await sockets[mover].send_json_to({"move": move, "ply": 0})
     for name, socket in sockets.items():  # the mover's table comes over the socket too
         pushed = await socket.receive_from(timeout=5)
-        assert 'data-ply="1"' in pushed and f"<li>{move}</li>" in pushed, name
+        assert 'data-ply="1"' in pushed, name
+        assert f'<span class="notation">{move}</span></li>' in pushed, name
     assert str((await database_sync_to_async(history_of)(game)).moves[0]) == move
     for socket in sockets.values():
         await socket.disconnect()

@@ -131,7 +131,7 @@ def test_export_then_import_gives_the_same_game(client, alice, finished):
     assert response["Location"] == reverse("game:imported", args=[imported.pk])
     viewer = client.get(response["Location"])
     played = [m.notation for m in finished.moves.order_by("ply")]
-    assert [turn for _, turn, _ in viewer.context["replay"].turns] == played
+    assert [turn for _, turn, _, _ in viewer.context["replay"].turns] == played
     assert viewer.context["frame"].position == history_of(finished).position
     again = client.get(reverse("game:imported_record", args=[imported.pk])).content.decode()
     assert records.parse(again).turns == records.parse(body).turns

@@ -250,11 +250,14 @@ def test_the_computer_answers_its_turns_and_refuses_draws(alice):
 
 def test_a_rematch_keeps_the_table_and_the_loser_starts(game, alice, bob):
     services.game_resign(game_id=game.pk, user=alice)
-    rematch = services.game_rematch(game_id=game.pk, user=bob)
+    assert services.game_rematch(game_id=game.pk, user=bob) is None  # asked: alice must agree
+    assert not Game.objects.filter(rematch_of=game).exists()
+    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    assert rematch is not None
     assert (rematch.seat0, rematch.seat1, rematch.trump0, rematch.trump1) == (alice, bob, "S", "H")
     assert rematch.first_player == 0  # alice lost
     assert history_of(rematch).position.to_move == 0
-    assert services.game_rematch(game_id=game.pk, user=alice) == rematch
+    assert services.game_rematch(game_id=game.pk, user=bob) == rematch
 
 
 def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_commit_callbacks):

@@ -147,6 +147,11 @@ def test_resign_and_rematch_through_the_pages(client, game, alice, bob):
     game.refresh_from_db()
     assert game.reason == Game.Reason.RESIGNATION and game.winner == 1
     response = client.post(reverse("game:rematch", args=[game.pk]))
+    assert response.url == reverse("game:table", args=[game.pk])  # it waits for bob
+    assert not Game.objects.filter(rematch_of=game).exists()
+    client_for(client, bob)
+    assert "alice asks for a rematch" in client.get(reverse("game:table", args=[game.pk])).text
+    response = client.post(reverse("game:rematch", args=[game.pk]))
     rematch = Game.objects.get(rematch_of=game)
     assert response.url == reverse("game:table", args=[rematch.pk])
 

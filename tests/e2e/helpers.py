@@ -1,0 +1,107 @@
+"""What the browser tests of the table share: players and games made through the services (away
+from Playwright's event loop), logging in, waiting for the socket, turns played by the server."""
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from playwright.sync_api import Page
+
+from game import services
+from game.models import Game
+from game.selectors import stored_state
+
+LIVE = 20_000  # ms: a push over the websocket, a page load
+PASSWORD = "a-long-pass-42"
+T = TypeVar("T")
+
+
+def in_a_thread(work: Callable[[], T]) -> T:
+    """Run ``work`` away from Playwright's event loop: the services announce changes through
+    ``async_to_sync``, which refuses to run in a thread that has a loop."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+def users(*names: str) -> list[object]:
+    model = get_user_model().objects
+    return in_a_thread(lambda: [model.create_user(n, password=PASSWORD) for n in names])
+
+
+def user(name: str) -> object:
+    return in_a_thread(lambda: get_user_model().objects.get(username=name))
+
+
+def game_between(first: object, second: object) -> Game:
+    """``first`` (trumps spades) and ``second`` (hearts) at a table, nothing played yet."""
+
+    def start() -> Game:
+        seek = services.game_create_seek(user=first, trump="S")
+        return services.game_join(game_id=seek.pk, user=second, trump="H")
+
+    return in_a_thread(start)
+
+
+def post(page: Page, path: str, data: dict[str, str] | None = None) -> None:
+    """POST a form as ``page``'s user, through the live server: its sockets hear of the change
+    (a service called in the test's own process would tell only this process's channel layer)."""
+    base = page.url.split("/", 3)[:3]
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    response = page.request.post(
+        "/".join(base) + path, form=data or {}, headers={"X-CSRFToken": token}
+    )
+    assert response.ok, f"POST {path}: {response.status}"
+
+
+def play_turns(game: Game, players: dict[int, Page], count: int) -> None:
+    """Play ``count`` turns through the live server, each the first legal one in the engine's
+    order, by the page of the seat to move."""
+    for _ in range(count):
+        state = in_a_thread(lambda: stored_state(Game.objects.get(pk=game.pk)))
+        turn = str(next(iter(state.position.legal_moves())))
+        ply = str(state.ply)
+        post(players[state.position.to_move], f"/games/{game.pk}/move/", {"ply": ply, "move": turn})
+
+
+def to_move(game: Game) -> int:
+    return in_a_thread(lambda: stored_state(Game.objects.get(pk=game.pk)).position.to_move)
+
+
+def log_in(page: Page, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/play/")
+
+
+def wait_for_socket(page: Page) -> None:
+    page.wait_for_selector("body[data-ws='open']", state="attached", timeout=LIVE)
+
+
+def open_table(page: Page, base: str, game: Game) -> None:
+    page.goto(f"{base}/games/{game.pk}/")
+    wait_for_socket(page)
+
+
+def focused(page: Page) -> str:
+    """What has the focus, as ``tag.class`` (``body`` when nothing does)."""
+    return str(
+        page.evaluate(
+            "() => { const e = document.activeElement;"
+            " return e ? e.tagName.toLowerCase() + '.' + e.className : ''; }"
+        )
+    )
+
+
+def ply_shown(page: Page) -> int:
+    return int(page.locator("#table").get_attribute("data-ply") or 0)

@@ -1,0 +1,57 @@
+"""The live table's turns in words: who played each, the last one spoken, repetitions counted."""
+
+import pytest
+
+from game import engine, services
+from game.engine.state import repetition_key
+from game.models import Game
+from game.selectors import stored_state
+from game.tables import render_table, table_for
+from game.turns import Turn, moved_cards, spoken, turns_of
+
+
+def cards(text: str) -> list[engine.Card]:
+    return [engine.Card.parse(c) for c in text.split()]
+
+
+def test_each_turn_has_its_mover_from_the_first_player_on():
+    turns = turns_of(["7H", "take", "9C"], first=1, names=("anna", "bob"))
+    assert [(t.number, t.name, t.notation) for t in turns] == [
+        (1, "bob", "7H"),
+        (2, "anna", "take"),
+        (3, "bob", "9C"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("notation", "pile", "words"),
+    [
+        ("7D", "7D", "bob led 7♦."),
+        ("JC-7D", "6H 9C JC 7D", "bob beat 9♣ with J♣ and laid 7♦."),
+        ("TS", "9C TS", "bob beat 9♣ with 10♠, their last card."),
+        ("take", "6H", "bob took from the pile; 1 left on it."),
+    ],
+)
+def test_the_last_turn_is_spoken_with_the_card_it_answered(notation, pile, words):
+    assert spoken(Turn(4, 1, "bob", notation), cards(pile)) == words
+
+
+def test_the_cards_a_turn_put_on_the_pile_are_marked():
+    assert moved_cards(Turn(1, 0, "anna", "JC-7D")) == frozenset(cards("JC 7D"))
+    assert moved_cards(Turn(2, 1, "bob", "take")) == frozenset()
+    assert moved_cards(None) == frozenset()
+
+
+@pytest.mark.django_db
+def test_the_table_counts_a_position_seen_twice(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    html = render_table(table_for(game, 0))
+    assert "second time" not in html
+    state = stored_state(game)
+    game.state["seen"][repetition_key(state.position.key)] = 2
+    game.save(update_fields=["state"])
+    game = Game.objects.get(pk=game.pk)
+    assert "This position has arisen for the second time — a third is a draw." in render_table(
+        table_for(game, 0)
+    )
