@@ -11,6 +11,16 @@
   let shownVersion = null;
   let myTurn = false;
   let rematchShown = false;
+  let leaving = false; // the page is on its way to another (a rematch)
+
+  // The player who agrees to a rematch is sent to it twice, by their answer (HX-Redirect) and
+  // by the table the socket brings: the second going would cut the first short.
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || !xhr.getResponseHeader("HX-Redirect")) return;
+    if (leaving) event.preventDefault();
+    leaving = true;
+  });
 
   function table() {
     return document.getElementById("table");
@@ -101,10 +111,12 @@
     if (!shown || shown.dataset.version === shownVersion) return;
     const first = shownVersion === null;
     const follow = shown.querySelector("[data-follow]");
+    if (leaving) return;
     showTurn(shown);
     followLog(shown);
     // A rematch that starts while the page is open takes it along (one opened later does not).
     if (follow && !rematchShown && !first) {
+      leaving = true;
       window.location.assign(follow.href);
       return;
     }
