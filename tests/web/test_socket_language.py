@@ -1,15 +1,12 @@
 """A socket's pushes come in its visitor's language, as the page that opened it."""
 
 import pytest
-from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.test import override_settings
 
-from game import services
 from tests.catalogues import write_catalogue
-from tests.web.test_consumers import play_first_turn
+from tests.web.test_consumers import make_game, play_first_turn
 from yourtrumps_site.socket_language import language_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,15 +39,6 @@ def test_the_menus_choice_wins_over_the_browsers_language():
         "cookies": {settings.LANGUAGE_COOKIE_NAME: "gl"},
     }
     assert language_of(scope) == "gl"
-
-
-@database_sync_to_async
-def make_game():
-    users = get_user_model().objects
-    alice = users.create_user("alice", password="pw-alice-123")
-    bob = users.create_user("bob", password="pw-bob-123")
-    seek = services.game_create_seek(user=alice, trump="S")
-    return services.game_join(game_id=seek.pk, user=bob, trump="H"), alice, bob
 
 
 async def watch(path: str, *headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
