@@ -3,11 +3,14 @@ from Playwright's event loop), logging in, waiting for the socket, turns played 
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TypeVar
 
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth import get_user_model
 from django.db import connection
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from game import services
 from game.models import Game
@@ -16,6 +19,21 @@ from game.selectors import stored_state
 LIVE = 20_000  # ms: a push over the websocket, a page load
 PASSWORD = "a-long-pass-42"
 T = TypeVar("T")
+
+
+class BrowserTestCase(ChannelsLiveServerTestCase):
+    """A live server with its static files, and the session's browser to open pages in."""
+
+    serve_static = True
+
+    @pytest.fixture(autouse=True)
+    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
+        self.browser = browser
+        self.artifacts = artifacts_dir
+
+    def new_page(self) -> Page:
+        context = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        return context.new_page()
 
 
 def in_a_thread(work: Callable[[], T]) -> T:

@@ -16,17 +16,15 @@ Screenshots land in test-artifacts/languages-<lang>-<page>.png.
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from game import analysis
 from game import services as game_services
 from game.selectors import history_of
 from moderation import services
+from tests.e2e import helpers
 from tests.games import finished_game
 from yourtrumps_site.catalogues import LOCALE_DIR, read_catalogue
 
@@ -170,13 +168,7 @@ def set_up_the_site() -> dict[str, int]:
     return {"table": game.pk, "finished": finished.pk}
 
 
-class LanguageTests(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
-        self.browser = browser
-        self.artifacts = artifacts_dir
+class LanguageTests(helpers.BrowserTestCase):
 
     def setUp(self) -> None:
         super().setUp()

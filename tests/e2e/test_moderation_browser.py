@@ -7,50 +7,15 @@ shows every step. Screenshots of the chat, the queue, the report page and the lo
 test-artifacts/.
 """
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import TypeVar
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth import get_user_model
-from django.db import connection
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import expect
 
 from game import services as game_services
 from game.models import Game
 from moderation import services
-
-LIVE = 20_000  # ms: a push over the websocket, a page load
-PASSWORD = "a-long-pass-42"
-T = TypeVar("T")
-
-
-def log_in(page: Page, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", name)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/play/")
-
-
-def wait_for_socket(page: Page) -> None:
-    page.wait_for_selector("body[data-ws='open']", state="attached", timeout=LIVE)  # no eval: CSP
-
-
-def in_a_thread(work: Callable[[], T]) -> T:
-    """Run ``work`` away from Playwright's event loop: the services announce changes through
-    ``async_to_sync``, which refuses to run in a thread that has a loop."""
-
-    def run() -> T:
-        try:
-            return work()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
+from tests.e2e import helpers
+from tests.e2e.helpers import LIVE, PASSWORD, in_a_thread, log_in, wait_for_socket
 
 
 def set_up_players_and_game() -> Game:
@@ -64,17 +29,7 @@ def set_up_players_and_game() -> Game:
     return game_services.game_join(game_id=seek.pk, user=boris, trump="H")
 
 
-class ModerationTests(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
-        self.browser = browser
-        self.artifacts = artifacts_dir
-
-    def new_page(self) -> Page:
-        context = self.browser.new_context(viewport={"width": 1280, "height": 900})
-        return context.new_page()
+class ModerationTests(helpers.BrowserTestCase):
 
     def test_a_moderator_works_through_a_report_from_the_queue_to_a_ban(self) -> None:
         game = in_a_thread(set_up_players_and_game)

@@ -7,12 +7,10 @@ computer to the end of the game. Screenshots of the table land in test-artifacts
 
 import re
 import time
-from pathlib import Path
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
+from tests.e2e import helpers
 from tests.e2e.conftest import DaphneServingTasks
 
 TURN_TIMEOUT = 20_000  # ms: a reply, a push over the websocket
@@ -59,18 +57,8 @@ def play_a_turn(page: Page) -> None:
         second.click()
 
 
-class LivePlayTests(ChannelsLiveServerTestCase):
-    serve_static = True
+class LivePlayTests(helpers.BrowserTestCase):
     ProtocolServerProcess = DaphneServingTasks
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
-        self.browser = browser
-        self.artifacts = artifacts_dir
-
-    def new_page(self) -> Page:
-        context = self.browser.new_context(viewport={"width": 1280, "height": 900})
-        return context.new_page()
 
     def test_two_people_play_live_and_see_each_others_moves(self) -> None:
         base = self.live_server_url

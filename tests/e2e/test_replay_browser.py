@@ -6,14 +6,12 @@ Screenshots land in test-artifacts/.
 """
 
 import threading
-from pathlib import Path
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from game import analysis, services
+from tests.e2e import helpers
 from tests.games import finished_game
 
 STEP_TIMEOUT = 20_000  # ms: generous, for a busy machine
@@ -27,13 +25,7 @@ def wait_for_ply(page: Page, value: int) -> None:
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(value), timeout=STEP_TIMEOUT)
 
 
-class ReplayTests(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
-        self.browser = browser
-        self.artifacts = artifacts_dir
+class ReplayTests(helpers.BrowserTestCase):
 
     def setUp(self) -> None:
         super().setUp()

@@ -5,16 +5,14 @@ words and in the tab's title, a banned player told, the games list, the replay's
 endings in words, the site's icon and the analysis' estimate explained."""
 
 import re
-from pathlib import Path
 
-import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from game import services
 from game.models import Analysis, Game
 from game.replays import replay_of_game
 from moderation import services as moderation
+from tests.e2e import helpers
 from tests.e2e.helpers import (
     LIVE,
     game_between,
@@ -31,17 +29,7 @@ from tests.e2e.helpers import (
 FOCUS_AT_A_CARD = re.compile(r"card--play|button--take")
 
 
-class TableTests(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser: Browser, artifacts_dir: Path) -> None:
-        self.browser = browser
-        self.artifacts = artifacts_dir
-
-    def new_page(self) -> Page:
-        context = self.browser.new_context(viewport={"width": 1280, "height": 900})
-        return context.new_page()
+class TableTests(helpers.BrowserTestCase):
 
     def player(self, name: str, game: Game | None = None) -> Page:
         page = self.new_page()
