@@ -84,6 +84,7 @@ async def test_a_banned_player_cannot_write_in_the_chat():
     socket.scope["user"] = users["bob"]
     connected, code = await socket.connect()
     assert not connected and code == BANNED_CODE
+    await socket.disconnect()  # the consumer ends now, not when the test's loop is torn down
     with pytest.raises(services.ModerationError, match="banned"):
         await database_sync_to_async(services.chat_post)(
             game_id=game.pk, user=users["bob"], text="let me in"
@@ -169,7 +170,8 @@ async def test_a_ban_ends_the_live_game_for_both_and_closes_the_banned_players_s
     assert await alice.receive_output(timeout=5) == {"type": "websocket.close", "code": BANNED_CODE}
     assert await lobby.receive_output(timeout=5) == {"type": "websocket.close", "code": BANNED_CODE}
     assert await bob.receive_nothing(timeout=0.2)  # the opponent stays connected
-    await bob.disconnect()
+    for socket in (alice, lobby, bob):
+        await socket.disconnect()
 
 
 async def test_a_banned_users_sockets_are_refused():
@@ -182,6 +184,7 @@ async def test_a_banned_users_sockets_are_refused():
         socket.scope["user"] = users["alice"]  # as read before the ban
         connected, code = await socket.connect()
         assert not connected and code == BANNED_CODE
+        await socket.disconnect()
 
 
 async def test_the_sockets_check_the_origin():
@@ -192,5 +195,4 @@ async def test_the_sockets_check_the_origin():
         socket = WebsocketCommunicator(site, f"/ws/games/{game.pk}/", [(b"origin", origin)])
         connected, _ = await socket.connect()
         assert connected is allowed, origin
-        if connected:
-            await socket.disconnect()
+        await socket.disconnect()

@@ -132,8 +132,9 @@ async def _socket(path, user):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["/ws/nothing/", "/", "/ws/games/abc/", "/ws/games/1/more/"])
 async def test_an_unknown_socket_path_is_closed_cleanly_with_a_code(path, caplog):
-    _, (connected, code) = await _socket(path, None)
+    socket, (connected, code) = await _socket(path, None)
     assert (connected, code) == (False, UNKNOWN_PATH_CODE)
+    await socket.disconnect()
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
 
 
