@@ -1,5 +1,6 @@
 """The ASGI application that Daphne serves: Django for HTTP, Channels for websockets.
 
+HTTP requests run their views a few at a time (:mod:`yourtrumps_site.handler`).
 Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user and their
 language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers in
 ``game.routing`` (in threads of their own, :mod:`yourtrumps_site.socket_threads`); a socket on
@@ -8,7 +9,7 @@ any other path is refused cleanly (:class:`yourtrumps_site.sockets.UnknownPathCo
 
 import os
 
-from django.core.asgi import get_asgi_application
+from yourtrumps_site.handler import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 

@@ -13,6 +13,8 @@ Environment variables:
 - ``DATABASE_URL``: ``postgres://user:password@host:5432/name``; unset means SQLite.
 - ``DB_POOL_SIZE``: PostgreSQL connections one process may hold (its pool's maximum); default 16.
 - ``REDIS_URL``: ``redis://host:6379/0``; unset means the in-memory channel layer.
+- ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); default 4.
+- ``LIVE_THREADS``: threads for one process's websockets' database work; default 4.
 - ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
@@ -38,8 +40,9 @@ Under load (issue 18), the services are set up so that no user sees their limits
   ``DB_POOL_SIZE``; a request waits up to 10 s for a free one. Size it for everything sharing the
   server: PostgreSQL's default ``max_connections=100`` leaves 97 to ordinary users, and the default
   16 lets five processes (say four Daphne and one task worker) hold 80, with room for migrations
-  and ``psql``. One process needs about as many as its threads that touch the database (asgiref's
-  executor, ``ASGI_THREADS``, default cores + 4, plus Channels' one database thread).
+  and ``psql``. One process needs about as many as its threads that touch the database:
+  ``HTTP_THREADS`` requests, ``LIVE_THREADS`` and half as many again for the sockets, Channels'
+  one database thread and the embedded task workers.
 - The Redis channel layer: see :func:`channel_layers_config`.
 """
 
@@ -329,6 +332,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # socket, and not many, since rendering holds the GIL anyway. Turns and tables have half as many
 # of their own, so that games in play go on while a crowd opens its sockets.
 LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
+# How many HTTP requests run their middleware and view at once in one process
+# (yourtrumps_site/handler.py); the rest wait their turn on the event loop, holding no thread.
+HTTP_THREADS = env_int("HTTP_THREADS", 4) or 1
 
 # --- Passwords -------------------------------------------------------------------------------
 

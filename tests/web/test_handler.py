@@ -1,0 +1,35 @@
+"""The site's ASGI handler runs at most ``HTTP_THREADS`` views at once, and every request is
+still answered, in the order it came."""
+
+import asyncio
+from types import SimpleNamespace
+
+from django.test import override_settings
+
+from yourtrumps_site.asgi import application
+from yourtrumps_site.handler import BoundedASGIHandler
+
+
+@override_settings(HTTP_THREADS=2)
+async def test_a_crowd_of_requests_runs_a_few_views_at_a_time(monkeypatch):
+    running, most, started = 0, 0, []
+
+    async def view(self, request):
+        nonlocal running, most
+        started.append(request)
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.01)
+        running -= 1
+        return SimpleNamespace(text=f"answer {request}")
+
+    monkeypatch.setattr(BoundedASGIHandler.__mro__[1], "get_response_async", view)
+    handler = BoundedASGIHandler()
+    answers = await asyncio.gather(*(handler.run_get_response(n) for n in range(10)))
+    assert most == 2
+    assert started == list(range(10))  # first come, first served
+    assert [answer.text for answer in answers] == [f"answer {n}" for n in range(10)]
+
+
+def test_the_site_serves_http_through_the_bounded_handler():
+    assert isinstance(application.application_mapping["http"], BoundedASGIHandler)
