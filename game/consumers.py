@@ -36,7 +36,7 @@ from game.live import LOBBY_GROUP, game_group
 from game.models import Game
 from game.selectors import open_seeks
 from game.services import GameError
-from game.tables import TableCache, render_table, table_for, tables_for
+from game.tables import Table, TableCache, render_table, table_for, tables_for
 from moderation import chat
 from yourtrumps_site.socket_threads import in_play_thread, in_socket_thread
 
@@ -46,12 +46,26 @@ NOT_FOUND_CODE = 4404
 
 @dataclass(frozen=True)
 class _Arrival:
-    """What a socket needs to know on connecting, read in one go: whether it is refused (a
-    banned user, a game that does not exist), its viewer's seat, and the chat as they see it."""
+    """What a socket gets on connecting, read in one go: whether it is refused (a banned user, a
+    game that does not exist), or its viewer (seat and language), and the table at the game's
+    version with the chat as they see it."""
 
     refused_code: int | None
-    seat: int | None = None
-    chat_log: str = ""
+    viewer: Hashable = None
+    version: int = -1
+    html: str = ""
+
+
+def _viewer(seat: int | None, user: object) -> Hashable:
+    """Whom a table is rendered for: a seat, or a spectator (who gets a join form only if logged
+    in); in the socket's language (``yourtrumps_site.socket_language``)."""
+    authenticated = bool(getattr(user, "is_authenticated", False))
+    return (seat if seat is not None else ("watching", authenticated), translation.get_language())
+
+
+def _render(table: Table, viewer: Hashable, user: object) -> str:
+    with translation.override(viewer[1]):
+        return chat.oob(render_table(table, user=user), "table")
 
 
 @in_socket_thread
@@ -61,7 +75,10 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
     if game is None:
         return _Arrival(NOT_FOUND_CODE)
-    return _Arrival(None, game.seat_of(user), chat.log_of(game, user))
+    seat = game.seat_of(user)
+    viewer = _viewer(seat, user)
+    html = _render(table_for(game, seat), viewer, user) + chat.log_of(game, user)
+    return _Arrival(None, viewer, game.version, html)
 
 
 @in_play_thread
@@ -69,16 +86,13 @@ def _render_all(
     game_id: int, viewers: Mapping[Hashable, object]
 ) -> tuple[int, dict[Hashable, str]]:
     """The table as each of ``viewers`` sees it now, ready to swap in; with their version. A
-    viewer is a seat (or a spectator's key) and a language, given with the user of one of its
-    sockets (:meth:`GameConsumer.connect`)."""
+    viewer is a seat (or a spectator's key) and a language (:func:`_viewer`), given with the
+    user of one of its sockets."""
     game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
     keys = list(viewers)
     tables = tables_for(game, [seat if isinstance(seat, int) else None for seat, _language in keys])
-    htmls = {}
-    for key, table in zip(keys, tables, strict=True):
-        with translation.override(key[1]):
-            htmls[key] = chat.oob(render_table(table, user=viewers[key]), "table")
-    return game.version, htmls
+    rendered = zip(keys, tables, strict=True)
+    return game.version, {key: _render(table, key, viewers[key]) for key, table in rendered}
 
 
 _TABLES = TableCache(_render_all)
@@ -137,18 +151,14 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["pk"])
         user = self.scope.get("user")
+        # In the group before the game is read, so that no change after that read is missed.
+        self.group = game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         arrival = await _arrive(self.game_id, user)
         if arrival.refused_code is not None:
             await self.close(code=arrival.refused_code)
             return
-        self.seat = arrival.seat
-        # Spectators see the same table, but for a join form that only the logged-in get.
-        authenticated = bool(getattr(user, "is_authenticated", False))
-        seat: Hashable = self.seat if self.seat is not None else ("watching", authenticated)
-        # ... and in the socket's language (yourtrumps_site.socket_language).
-        self.viewer = (seat, translation.get_language())
-        self.group = game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.viewer = arrival.viewer
         _TABLES.watch(self.game_id, self.viewer, user)
         self.user_group = chat.socket_user_group(user)
         if self.user_group:
@@ -156,12 +166,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.accept()
         # A reconnect may have missed changes: start from the table (and the chat, where the
         # game has one) as the server has them, in one message.
-        html = await self._table(0, fresh=True)
-        await self.send(text_data=(html or "") + arrival.chat_log)
+        self.version = arrival.version
+        await self.send(text_data=arrival.html)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "viewer"):
             _TABLES.unwatch(self.game_id, self.viewer)
         if getattr(self, "user_group", None):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
@@ -186,12 +197,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if html is not None:
             await self.send(text_data=html)
 
-    async def _table(self, version: int, *, fresh: bool = False) -> str | None:
+    async def _table(self, version: int) -> str | None:
         """The table at ``version`` or newer, or ``None`` when this socket sent it already."""
         if version <= self.version:
             return None
 
-        shown, html = await _TABLES.get(self.game_id, self.viewer, version, fresh=fresh)
+        shown, html = await _TABLES.get(self.game_id, self.viewer, version)
         if shown <= self.version:
             return None
         self.version = shown

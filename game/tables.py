@@ -11,10 +11,9 @@ rendered together, from one read of the game.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -55,9 +54,9 @@ class Table:
     bottom: Seat | None = None
     top: Seat | None = None
 
-    @property
+    @cached_property
     def turns(self) -> tuple[Turn, ...]:
-        """The move log, each turn with its mover."""
+        """The move log, each turn with its mover (read several times a render: kept)."""
         names = (self.game.seat_name(0), self.game.seat_name(1))
         return turns_of(self.moves, self.game.first_player or 0, names)
 
@@ -133,18 +132,20 @@ class Table:
     def urls(self) -> dict[str, str]:
         return game_urls(self.game.pk)
 
-    def _legal(self) -> list[engine.Move]:
-        return list(self.position.legal_moves()) if self.my_turn else []
+    @cached_property
+    def legal(self) -> tuple[engine.Move, ...]:
+        """The viewer's legal turns now (none unless it is their turn); read by several parts."""
+        return tuple(self.position.legal_moves()) if self.my_turn else ()
 
     @property
     def take_count(self) -> int | None:
         """How many a take would pick up, when taking is legal for the viewer now."""
-        return self.position.take_count() if engine.TAKE in self._legal() else None
+        return self.position.take_count() if engine.TAKE in self.legal else None
 
     @property
     def playable(self) -> set[engine.Card]:
         """Cards of the viewer's hand that start a legal turn (a lead, a beat, a last card)."""
-        return {m.card for m in self._legal() if m.card is not None}
+        return {m.card for m in self.legal if m.card is not None}
 
     @property
     def beats(self) -> tuple[tuple[engine.Card, tuple[engine.Card, ...]], ...]:
@@ -152,7 +153,7 @@ class Table:
         cards, in hand order: the table carries every choice, so picking the beating card asks
         the server nothing."""
         followers: dict[engine.Card, set[engine.Card]] = {}
-        for move in self._legal():
+        for move in self.legal:
             if move.card is not None and move.second is not None:
                 followers.setdefault(move.card, set()).add(move.second)
         assert self.bottom is not None or not followers
@@ -228,7 +229,9 @@ def tables_for(game: Game, viewers: Sequence[int | None]) -> list[Table]:
 
 def render_table(table: Table, *, request: HttpRequest | None = None, **context: object) -> str:
     """The table partial; ``context`` may add an error message."""
-    context = {"table": table, "join_form": JoinForm(), **context}
+    context = {"table": table, **context}
+    if table.game.status == Game.Status.SEEKING:  # the join form, built only where it shows
+        context.setdefault("join_form", JoinForm())
     return render_to_string("game/_table.html", context, request=request)
 
 
@@ -239,7 +242,6 @@ def render_table(table: Table, *, request: HttpRequest | None = None, **context:
 class _Rendered:
     version: int
     html: str
-    at: float = field(default_factory=time.monotonic)
 
 
 #: Renders one game's tables for the viewers given (each with the user of one of its sockets: a
@@ -253,37 +255,28 @@ class TableCache:
     ``get`` answers with the table at ``version`` or newer. The first caller
     renders the tables of every viewer the game's sockets here have, from one
     read of the game (``render_all``, in a thread: it reads the database); the
-    others at the same time await that one rendering. The running clocks in it
-    are read when it is rendered, so a copy older than ``max_age`` seconds is
-    not given to a socket that just connected.
+    others at the same time await that one rendering. (A socket that connects
+    renders its own table, with the game it reads anyway: ``game.consumers``.)
     """
 
-    def __init__(self, render_all: RenderAll, max_age: float = 1.0) -> None:
+    def __init__(self, render_all: RenderAll) -> None:
         self.render_all = render_all
-        self.max_age = max_age
         self._latest: dict[int, dict[Hashable, _Rendered]] = {}  # by game, then viewer
         self._pending: dict[int, asyncio.Future[None]] = {}
         self._viewers: dict[int, dict[Hashable, list[Any]]] = {}  # by game: [sockets, a user]
 
-    async def get(
-        self, game_id: int, viewer: Hashable, version: int, *, fresh: bool = False
-    ) -> tuple[int, str]:
+    async def get(self, game_id: int, viewer: Hashable, version: int) -> tuple[int, str]:
         tables = self._latest.setdefault(game_id, {})
         while True:
             latest = tables.get(viewer)
-            if (
-                latest is not None
-                and latest.version >= version
-                and (not fresh or time.monotonic() - latest.at <= self.max_age)
-            ):
+            if latest is not None and latest.version >= version:
                 return latest.version, latest.html
             pending = self._pending.get(game_id)
             if pending is None:
                 break
             await asyncio.shield(pending)
-            fresh = False  # what was just rendered is fresh enough
         # This viewer's table, and every other viewer's that is behind ``version``: after a turn,
-        # all of them; for a socket that just connected, its own alone.
+        # all of them.
         viewers = {
             key: user
             for key, (_, user) in self._viewers.get(game_id, {}).items()

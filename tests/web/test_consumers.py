@@ -69,6 +69,7 @@ async def test_an_unknown_game_is_refused():
     communicator.scope["user"] = AnonymousUser()
     connected, code = await communicator.connect()
     assert not connected and code == 4404
+    await communicator.disconnect()  # the consumer ends now, not when the test's loop is torn down
 
 
 async def test_the_lobby_updates_when_a_seek_opens():
@@ -194,8 +195,8 @@ async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_the
     assert await cache.get(7, 0, 3) == (3, "table 7 for 0")
     assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # rendered with seat 0's
     assert calls == [[0, 1]]
-    cache.watch(7, "watching", None)  # a spectator arrives: their table alone is rendered
-    assert await cache.get(7, "watching", 3, fresh=True) == (3, "table 7 for watching")
+    cache.watch(7, "watching", None)  # a new viewer: their table alone is rendered
+    assert await cache.get(7, "watching", 3) == (3, "table 7 for watching")
     assert calls == [[0, 1], ["watching"]]
     cache.unwatch(7, "watching")
     cache.unwatch(7, 1)
