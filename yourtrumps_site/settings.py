@@ -205,7 +205,7 @@ def channel_layers_config(
     (:mod:`yourtrumps_site.channel_layer`) instead of failing.
     """
     if not url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        return {"default": {"BACKEND": "yourtrumps_site.channel_layer.EmbeddedChannelLayer"}}
     parts = urlsplit(url)
     if parts.scheme not in _REDIS_SCHEMES:
         raise ImproperlyConfigured(

@@ -3,12 +3,14 @@
 from pathlib import Path
 
 import pytest
+from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
 from django.db.utils import ConnectionHandler
 from django.utils.module_loading import import_string
 from redis.asyncio import BlockingConnectionPool
 
+from yourtrumps_site.channel_layer import EmbeddedChannelLayer
 from yourtrumps_site.settings import (
     channel_layers_config,
     database_config,
@@ -87,9 +89,20 @@ def test_database_url_that_is_not_postgresql_fails_loudly(
 
 
 def test_channel_layer_is_in_memory_when_redis_url_is_unset() -> None:
-    assert channel_layers_config(None) == {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    }
+    (layer,) = channel_layers_config(None).values()
+    assert issubclass(import_string(layer["BACKEND"]), InMemoryChannelLayer)
+
+
+async def test_the_in_memory_layer_sweeps_expired_messages_at_most_once_a_second() -> None:
+    layer = EmbeddedChannelLayer(expiry=0)  # a message expires as soon as it is sent
+    await layer.group_add("game-1", "test.socket")
+    await layer.group_send("game-1", {"type": "game.changed"})  # the first sweep: nothing to do
+    await layer.group_send("game-1", {"type": "game.changed"})  # within the second: no sweep
+    assert layer.channels["test.socket"].qsize() == 2
+    layer._swept_at -= layer.sweep_every  # a second later
+    await layer.group_send("game-1", {"type": "game.changed"})
+    # The sweep dropped the expired messages and, as Channels does, the channel's memberships.
+    assert "test.socket" not in layer.channels and not layer.groups["game-1"]
 
 
 def test_channel_layer_is_redis_when_redis_url_is_set() -> None:

@@ -30,8 +30,10 @@ from argparse import ArgumentParser
 from dataclasses import dataclass
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.module_loading import import_string
 
 from game.cpu import signal_on_parent_death
 from game.workers import QUEUES
@@ -95,8 +97,8 @@ class Command(BaseCommand):
         processes, workers = options["processes"], options["workers"]
         if processes < 1 or workers < 0:
             raise CommandError("--processes must be at least 1 and --workers at least 0")
-        layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-        if processes > 1 and layer.endswith("InMemoryChannelLayer"):
+        layer = import_string(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+        if processes > 1 and issubclass(layer, InMemoryChannelLayer):
             raise CommandError(
                 "Several processes need a shared channel layer: set REDIS_URL "
                 "(redis://127.0.0.1:6379/0), or serve with --processes 1."
