@@ -6,12 +6,15 @@ is a thousand threads fighting for one GIL. The request that holds SQLite's writ
 its turn at the GIL behind all of them at every statement, and every writer behind it waits
 longer still: at 500 games starting at once, writers waited past SQLite's 20 s limit and the
 seeks and joins failed with HTTP 500. Here at most ``HTTP_THREADS`` requests run their view at a
-time; the others wait on the event loop, which costs nothing, in the order they came.
+time; the others wait on the event loop, which costs nothing, in the order they came. (Only on
+SQLite by default: on PostgreSQL a request mostly waits on the database and Redis, and a bound
+only queues it; see the settings.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from django.conf import settings
@@ -19,11 +22,13 @@ from django.core.handlers.asgi import ASGIHandler
 
 
 class BoundedASGIHandler(ASGIHandler):
-    """:class:`ASGIHandler` running at most ``settings.HTTP_THREADS`` views at a time."""
+    """:class:`ASGIHandler` running at most ``settings.HTTP_THREADS`` views at a time (any
+    number when it is 0)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._views = asyncio.Semaphore(settings.HTTP_THREADS)
+        bound = settings.HTTP_THREADS
+        self._views = asyncio.Semaphore(bound) if bound > 0 else contextlib.nullcontext()
 
     async def run_get_response(self, request: Any) -> Any:
         async with self._views:

@@ -13,7 +13,8 @@ Environment variables:
 - ``DATABASE_URL``: ``postgres://user:password@host:5432/name``; unset means SQLite.
 - ``DB_POOL_SIZE``: PostgreSQL connections one process may hold (its pool's maximum); default 16.
 - ``REDIS_URL``: ``redis://host:6379/0``; unset means the in-memory channel layer.
-- ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); default 4.
+- ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); 0 for no
+  bound; default 4 on SQLite, no bound on PostgreSQL.
 - ``LIVE_THREADS``: threads for one process's websockets' database work; default 4.
 - ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
@@ -334,7 +335,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 # How many HTTP requests run their middleware and view at once in one process
 # (yourtrumps_site/handler.py); the rest wait their turn on the event loop, holding no thread.
-HTTP_THREADS = env_int("HTTP_THREADS", 4) or 1
+# On SQLite a few, so that the request holding the write lock is not starved of the GIL; on
+# PostgreSQL requests wait on the database and Redis, and a bound only queued them (500 games on
+# two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
+_SQLITE = DATABASES["default"]["ENGINE"] == "yourtrumps_site.sqlite_pool"
+HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
 
 # --- Passwords -------------------------------------------------------------------------------
 

@@ -1,17 +1,18 @@
-"""The site's ASGI handler runs at most ``HTTP_THREADS`` views at once, and every request is
-still answered, in the order it came."""
+"""The site's ASGI handler runs at most ``HTTP_THREADS`` views at once (any number for 0), and
+every request is still answered, in the order it came."""
 
 import asyncio
 from types import SimpleNamespace
 
+import pytest
 from django.test import override_settings
 
 from yourtrumps_site.asgi import application
 from yourtrumps_site.handler import BoundedASGIHandler
 
 
-@override_settings(HTTP_THREADS=2)
-async def test_a_crowd_of_requests_runs_a_few_views_at_a_time(monkeypatch):
+@pytest.mark.parametrize(("bound", "at_once"), [(2, 2), (0, 10)])  # 0: no bound
+async def test_a_crowd_of_requests_runs_a_few_views_at_a_time(monkeypatch, bound, at_once):
     running, most, started = 0, 0, []
 
     async def view(self, request):
@@ -24,9 +25,10 @@ async def test_a_crowd_of_requests_runs_a_few_views_at_a_time(monkeypatch):
         return SimpleNamespace(text=f"answer {request}")
 
     monkeypatch.setattr(BoundedASGIHandler.__mro__[1], "get_response_async", view)
-    handler = BoundedASGIHandler()
+    with override_settings(HTTP_THREADS=bound):
+        handler = BoundedASGIHandler()
     answers = await asyncio.gather(*(handler.run_get_response(n) for n in range(10)))
-    assert most == 2
+    assert most == at_once
     assert started == list(range(10))  # first come, first served
     assert [answer.text for answer in answers] == [f"answer {n}" for n in range(10)]
 
