@@ -24,6 +24,7 @@ import os
 import threading
 import time
 
+from django.apps import apps
 from django.db import OperationalError, close_old_connections
 from django.db.models import Min
 from django.utils import timezone
@@ -41,32 +42,45 @@ QUEUES = [tasks.COMPUTER_QUEUE, tasks.ANALYSIS_QUEUE]
 RECOVER_EVERY = 3.0
 #: How often an embedded worker looks for tasks its own process did not queue.
 EMBEDDED_POLL_SECONDS = 1.0
+#: Seconds a worker waits before trying again after an error outside its tasks.
+RETRY_AFTER = 1.0
 
 
 class Worker(db_worker.Worker):
     """django-tasks-db's worker, waking when a task falls due and recovering lost work."""
 
     def run(self) -> None:
+        # An embedded worker starts in the game app's ready(), before the apps after it: the
+        # tasks backend, whose signal gives a task queued without a time its run_after, among
+        # them. Recovering before that failed (NOT NULL on run_after) and killed the thread.
+        apps.ready_event.wait()
         queues = QUEUES if self.process_all_queues else self.queue_names
         log.info("task worker %s serving %s", self.worker_id, ",".join(queues))
         recovered_at = 0.0
         while self.running:
             rings = tasks.DOORBELL.rings  # a task queued from here on wakes the wait below
-            close_old_connections()
-            if time.monotonic() - recovered_at >= RECOVER_EVERY:
-                tasks.recover(queues)
-                recovered_at = time.monotonic()
-            mine = DBTaskResult.objects.filter(
-                backend_name=self.backend_name, queue_name__in=queues
-            )
-            # Reads first: the claim's transaction locks SQLite's writers, so take it only for a
-            # task that is due.
-            if not mine.ready().exists():
-                if self.batch:  # nothing is due: a batch is done
-                    return
-                tasks.DOORBELL.wait(rings, _until_due(mine, self.interval))
+            try:
+                close_old_connections()
+                if time.monotonic() - recovered_at >= RECOVER_EVERY:
+                    tasks.recover(queues)
+                    recovered_at = time.monotonic()
+                mine = DBTaskResult.objects.filter(
+                    backend_name=self.backend_name, queue_name__in=queues
+                )
+                # Reads first: the claim's transaction locks SQLite's writers, so take it only
+                # for a task that is due.
+                if not mine.ready().exists():
+                    if self.batch:  # nothing is due: a batch is done
+                        return
+                    tasks.DOORBELL.wait(rings, _until_due(mine, self.interval))
+                    continue
+                task_result = self._claim(mine.ready())
+            except Exception:
+                # A worker outlives what goes wrong around its tasks (a task's own failure is
+                # recorded on it): an embedded one has nobody to restart it.
+                log.exception("task worker %s: trying again in %s s", self.worker_id, RETRY_AFTER)
+                time.sleep(RETRY_AFTER)
                 continue
-            task_result = self._claim(mine.ready())
             if task_result is not None:
                 self.run_task(task_result)
                 if self.max_tasks is not None and self._run_tasks >= self.max_tasks:

@@ -64,6 +64,7 @@ class Site:
         self.base = f"http://127.0.0.1:{self.port}"
         self.db = tmp / "db.sqlite3"
         self.server: subprocess.Popen[bytes] | None = None
+        self.logs: list[Path] = []  # each server's output, shown when the test fails
         self.browser = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
         )
@@ -79,12 +80,15 @@ class Site:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-        self.server = subprocess.Popen(
-            [*command, "yourtrumps_site.asgi:application"],
-            cwd=ROOT,
-            env=self.env,
-            stderr=subprocess.DEVNULL,
-        )
+        self.logs.append(self.db.with_name(f"server-{len(self.logs) + 1}.log"))
+        with self.logs[-1].open("wb") as log:
+            self.server = subprocess.Popen(
+                [*command, "yourtrumps_site.asgi:application"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -121,11 +125,12 @@ class Site:
         )
 
     def thinking(self) -> bool:
-        return bool(
-            self.query(
-                f"SELECT 1 FROM {TASKS} WHERE status = 'RUNNING' AND queue_name = 'computer'"
-            )
+        """The computer's reply is running, in the search process the server starts for it
+        (with the resource tracker beside it) when its first search begins."""
+        running = self.query(
+            f"SELECT 1 FROM {TASKS} WHERE status = 'RUNNING' AND queue_name = 'computer'"
         )
+        return bool(running) and len(children_of(self.server.pid)) >= 2
 
     def kill(self) -> set[int]:
         """SIGKILL the server; returns the processes it had started."""
@@ -165,6 +170,8 @@ def site(tmp_path: Path) -> Iterator[Site]:
     site = Site(tmp_path)
     site.setup()
     yield site
+    for log in site.logs:  # printed: pytest shows them with a failure
+        print(f"--- {log.name}", log.read_text(errors="replace")[-4000:], sep="\n")
     family = site.stop()
     wait_until(lambda: gone(family), 10, "the last server's workers to stop")
 
@@ -190,7 +197,7 @@ def test_a_server_killed_while_the_computer_thinks_loses_nothing_and_leaves_no_p
     waiting_at = len(site.moves(game))  # the ply the computer is thinking about
 
     family = site.kill()
-    assert len(family) >= 2, f"the server should run a worker per queue, ran {family}"
+    assert len(family) >= 2, f"the server should have its search process, ran {family}"
     wait_until(lambda: gone(family), 5, "the killed server's workers to die with it")
     assert [(p, m) for p, _, m in site.moves(game) if (p, m) in acknowledged] == acknowledged
 

@@ -139,6 +139,30 @@ def test_a_game_left_without_its_reply_gets_one(person_to_move, alice, run_tasks
     assert person_to_move.moves.count() == 2
 
 
+def test_a_worker_outlives_an_error_around_its_tasks_and_still_plays_the_reply(
+    person_to_move, alice, run_tasks, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    """An embedded worker has nobody to restart it: an error in its own work (here its
+    recovery, which once failed while the apps were still loading) is logged and tried again."""
+    with django_capture_on_commit_callbacks(execute=True):
+        lead(person_to_move, alice)
+    replies().update(run_after=timezone.now())
+    recover, failures = tasks.recover, []
+
+    def recover_failing_once(queues):
+        if not failures:
+            failures.append(queues)
+            raise RuntimeError("the database went away")
+        recover(queues)
+
+    monkeypatch.setattr(tasks, "recover", recover_failing_once)
+    monkeypatch.setattr(workers, "RETRY_AFTER", 0)
+    monkeypatch.setattr(workers, "RECOVER_EVERY", 0)  # recover on every look: fail, then work
+    run_tasks()
+    assert failures and "the database went away" in caplog.text
+    assert person_to_move.moves.count() == 2  # the computer's reply came all the same
+
+
 def test_an_analysis_stopped_midway_resumes_where_it_stopped(alice, bob, run_tasks):
     game = finished_game(alice, bob)
     found, _ = services.analysis_request(user=alice, game_id=game.pk, seconds=0.02)
