@@ -6,6 +6,7 @@
   "use strict";
   var keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
   var wanted = null; // the ply last asked for by a key, until the page shows it
+  var askedAgain = null; // the wanted ply asked for a second time (once is enough)
 
   function plyFor(step, replay) {
     var from = wanted !== null ? wanted : Number(replay.dataset.ply);
@@ -15,29 +16,45 @@
     return Math.min(last, Math.max(0, from + (step === "next" ? 1 : -1)));
   }
 
+  // Asks for the ply wanted through the step's button: the same element, attributes and history
+  // as a click.
+  function ask(replay, step, ply) {
+    var button = replay.querySelector('[data-step="' + step + '"]');
+    if (!button) return;
+    button.disabled = false;
+    button.setAttribute("hx-get", replay.dataset.url + "?ply=" + ply);
+    if (window.htmx) window.htmx.process(button);
+    button.click();
+  }
+
   document.addEventListener("keydown", function (event) {
     var step = keys[event.key];
     if (!step || event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
     var replay = document.getElementById("replay");
-    var button = replay && replay.querySelector('[data-step="' + step + '"]');
-    if (!button) return;
+    if (!replay || !replay.querySelector('[data-step="' + step + '"]')) return;
     event.preventDefault();
     var ply = plyFor(step, replay);
     var current = wanted !== null ? wanted : Number(replay.dataset.ply);
     if (ply === current) return;
     wanted = ply;
-    // The button asks for the ply wanted: the same element, attributes and history as a click.
-    button.disabled = false;
-    button.setAttribute("hx-get", replay.dataset.url + "?ply=" + ply);
-    if (window.htmx) window.htmx.process(button);
-    button.click();
+    ask(replay, step, ply);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
     var replay = document.getElementById("replay");
-    if (replay && wanted !== null && Number(replay.dataset.ply) === wanted) wanted = null;
+    if (replay && wanted !== null) {
+      var shown = Number(replay.dataset.ply);
+      // A key pressed while the page was being swapped clicked a button on its way out, and
+      // htmx drops that request: ask again until the page shows the ply last wanted.
+      if (shown === wanted || askedAgain === wanted) {
+        wanted = askedAgain = null;
+      } else {
+        askedAgain = wanted;
+        ask(replay, wanted > shown ? "next" : "previous", wanted);
+      }
+    }
     // Keep the current turn of the move list in view as the steps go by.
     var current = document.querySelector(".move-log__list--replay .is-current");
     if (current) current.scrollIntoView({ block: "nearest" });
