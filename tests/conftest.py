@@ -28,3 +28,15 @@ def _channel_layer_per_test():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language_per_test():
+    """Each test starts in the site's default language: Django's test client runs a request in
+    the test's own thread, and the language LocaleMiddleware activated for it (Hebrew, say) stayed
+    active for whatever the test did next, and the tests after it."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
