@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from game.engine import Move, Position
 
+from .bots import BOTS, bot_move
 from .evaluate import EVAL_LIMIT, evaluate
 from .search import AlphaBeta, Key, prove
 from .solver import solve
@@ -153,12 +154,23 @@ def cards_in_play(position: Position) -> int:
     return cards_in_hands(position) + len(position.pile)
 
 
+def _bot(name: str) -> Player:
+    def play(
+        position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+    ) -> Choice:
+        return Choice(bot_move(position, name))
+
+    return play
+
+
 PLAYERS: dict[str, Player] = {
     "beginner": beginner,
     "easy": easy,
     "medium": _searcher(2),
     "hard": _searcher(99),
     "perfect": perfect,
+    # The arena's deterministic opponents (see bots.py): not levels the site offers.
+    **{name: _bot(name) for name in BOTS},
 }
 
 
@@ -171,11 +183,11 @@ def choose(
 ) -> Choice:
     """The turn ``level`` plays in ``position``; ``seconds`` overrides its thinking time."""
     if level not in PLAYERS:
-        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(PLAYERS)}")
     if not position.legal_moves():
         raise ValueError("the game is over: there is no turn to choose")
     if len(position.legal_moves()) == 1:
         return Choice(position.legal_moves()[0])  # nothing to think about
     if seconds is None:
-        seconds = DEFAULT_SECONDS[level]
+        seconds = DEFAULT_SECONDS.get(level)
     return PLAYERS[level](position, history or {}, seconds, rng or random.Random())
