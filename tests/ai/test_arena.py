@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.ai.arena import GameRecord, MatchScore, elo, play_game, report
-from game.engine import Rules
+from game.ai.arena import GameRecord, MatchScore, arena_game, elo, play_game, report
+from game.engine import Game, Rules, Termination
 
 
 def test_each_deal_is_played_twice_with_seats_swapped():
@@ -87,3 +87,14 @@ def test_a_record_of_another_match_is_refused(db, tmp_path):
     record.write_text("not json\n")
     with pytest.raises(CommandError, match="not a match record"):
         call_command("ai_match", a="easy", b="beginner", games=2, deck=24, record=record)
+
+
+def test_a_game_drawn_by_repetition_keeps_its_turns_to_replay_the_cycle():
+    # medium (two turns deep, done in milliseconds) cycles against lowest-beat on this deal.
+    rules = Rules(deck=24)
+    drawn = play_game("medium", "lowest-beat", 0, None, rules)
+    assert drawn.ending == "repetition" and len(drawn.moves) == drawn.plies
+    replayed = Game.replay(arena_game(0, rules).start, drawn.moves)
+    assert replayed.outcome.termination is Termination.REPETITION
+    won = play_game("medium", "lowest-beat", 1, None, rules)
+    assert won.ending != "repetition" and won.moves == []
