@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from game.engine import Game, Rules, Suit, Termination, deal
+from game.engine import Game, Rules, Suit, deal
 
 from .players import choose
 
@@ -44,8 +44,8 @@ class GameRecord:
     ending: str
     a_times: list[float] = field(default_factory=list)
     b_times: list[float] = field(default_factory=list)
-    #: A game drawn by repetition keeps its turns, so that the cycle can be replayed and the
-    #: positions in it proven (was the draw forced, or was a win there?).
+    #: A game A did not win keeps its turns, so that it can be replayed and its positions
+    #: proven (a repetition: was the draw forced, or was a win there?).
     moves: list[str] = field(default_factory=list)
 
 
@@ -77,7 +77,7 @@ def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -
         record.ending = game.outcome.termination.value
         winner = game.outcome.winner
         record.score = 0.5 if winner is None else float(winner == a_seat)
-        if game.outcome.termination is Termination.REPETITION:
+        if record.score < 1:
             record.moves = [str(move) for move in game.moves]
     return record
 
