@@ -1,0 +1,71 @@
+"""Repetition cycles from arena games: where they start, and how the playing search sees them."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.ai import players
+from game.ai.arena import GameRecord, arena_game
+from game.ai.cycles import CyclePosition, cycle, rules_of, verdict
+from game.ai.players import CONTEMPT, playing_search
+from game.engine import Game
+
+DATA = json.loads((Path(__file__).parent / "data" / "cycle-game.json").read_text())
+RULES = rules_of(DATA["match"])
+RECORD = GameRecord(**DATA["game"])
+
+
+def replayed() -> Game:
+    return Game.replay(arena_game(RECORD.index, RULES).start, RECORD.moves)
+
+
+def test_the_recorded_game_ends_in_a_draw_by_repetition():
+    game = replayed()
+    assert game.outcome.winner is None and game.outcome.termination.value == "repetition"
+    assert game.ply == RECORD.plies
+
+
+def test_a_cycle_starts_at_the_first_arising_of_the_repeated_position_with_a_to_move():
+    game = replayed()
+    found = list(cycle(RECORD, RULES))
+    first = next(i for i, p in enumerate(game.positions) if p.key == game.position.key)
+    assert found[0][0] >= first
+    assert all(position.to_move == RECORD.a_seat for _, position, _ in found)
+    assert len({position.key for _, position, _ in found}) == len(found)
+    assert all(RECORD.moves[ply] == played for ply, _, played in found)
+
+
+def test_a_verdict_needs_a_proven_win_to_call_a_draw_chosen():
+    def at(value):
+        return CyclePosition(0, 0, {}, "take", value, [])
+
+    assert verdict([at("draw"), at("win")]) == "chosen"
+    assert verdict([at("draw"), at("loss")]) == "forced"
+    assert verdict([at("draw"), at(None)]) == "unproven"
+
+
+def returns_in_the_game():
+    """Plies where A's turn brought back a position the game had already seen."""
+    game = replayed()
+    seen = set()
+    for ply, position in enumerate(game.positions[:-1]):
+        seen.add(position.key)
+        after = game.positions[ply + 1]
+        if position.to_move == RECORD.a_seat and after.key in seen:
+            yield ply, game
+
+
+@pytest.mark.parametrize("returns_draw", [True, False])
+def test_the_playing_search_scores_a_return_to_a_seen_position_as_a_draw(returns_draw, monkeypatch):
+    monkeypatch.setattr(players, "RETURNS_DRAW", returns_draw)
+    ply, game = next(returns_in_the_game())
+    history = Game.replay(game.start, game.moves[:ply])
+    position = history.position
+    move = game.moves[ply]
+    if len(position.legal_moves()) == 1:
+        pytest.skip("a forced turn")
+    scores = playing_search(history.position_counts).search(position, None, 2).scores
+    # Counting returns as draws, the turn back scores the draw (minus contempt) at once;
+    # waiting for a third arising, the same turn scores what the evaluation says.
+    assert (scores[move] == -CONTEMPT) is returns_draw
