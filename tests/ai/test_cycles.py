@@ -69,3 +69,24 @@ def test_the_playing_search_scores_a_return_to_a_seen_position_as_a_draw(returns
     # Counting returns as draws, the turn back scores the draw (minus contempt) at once;
     # waiting for a third arising, the same turn scores what the evaluation says.
     assert (scores[move] == -CONTEMPT) is returns_draw
+
+
+@pytest.mark.parametrize("returns_draw", [True, False])
+def test_on_a_recorded_cycle_the_search_returns_only_when_nothing_scores_above_a_draw(
+    returns_draw, monkeypatch
+):
+    monkeypatch.setattr(players, "RETURNS_DRAW", returns_draw)
+    # Every position of the cycle with A to move, the game's history kept: the turn the
+    # search picks brings back a position the game has seen only if no turn scored better than
+    # the draw (minus contempt) that the return counts as.
+    game = replayed()
+    returned_above_a_draw = []
+    for ply, _, _ in cycle(RECORD, RULES):
+        before = Game.replay(game.start, game.moves[:ply])
+        position = before.position
+        result = playing_search(before.position_counts).search(position, None, 2)
+        best = result.best[0]
+        if position.play(best).key in before.position_counts and result.score > -CONTEMPT:
+            returned_above_a_draw.append(ply)
+    # Waiting for the third arising, the search walked back into the cycle from 3 of them.
+    assert (returned_above_a_draw == []) is returns_draw
