@@ -1,4 +1,4 @@
-"""Repetition draws in arena records: were they forced, or was a win there?
+"""Draws in arena records: were they forced, or was a win there?
 
 An arena game drawn by repetition keeps its turns (see :mod:`.arena`). Its
 cycle runs from the first arising of the position that arose a third time to
@@ -6,6 +6,7 @@ the end; every position of the cycle where level A was to move is proven
 afresh (no history: the value of the position itself). A draw is *chosen*
 when one of them is a proven win for A (A walked past it), *forced* when all
 are proven draws or losses, and *unproven* when the prover ran out of time.
+A draw by a beat with the last card is judged the same way on A's last turns before it.
 
 The prover reaches some 14 cards in the hands; a 36-card cycle holds 16 to 35.
 Against a deterministic opponent a win can also be shown by playing it: with
@@ -66,6 +67,22 @@ def cycle(record: GameRecord, rules: Rules) -> Iterator[tuple[int, Position, str
             yield ply, position, record.moves[ply]
 
 
+#: A draw by a beat with the last card is judged on A's last few turns before it.
+LAST_TURNS = 4
+
+
+def before_last_card(record: GameRecord, rules: Rules) -> Iterator[tuple[int, Position, str]]:
+    """``(ply, position, turn played)`` of A's last :data:`LAST_TURNS` turns before the end."""
+    game = Game.replay(arena_game(record.index, rules).start, record.moves)
+    plies = [i for i, p in enumerate(game.positions[:-1]) if p.to_move == record.a_seat]
+    for ply in plies[-LAST_TURNS:]:
+        yield ply, game.positions[ply], record.moves[ply]
+
+
+#: Which positions of a drawn game are proven, by how it was drawn.
+DRAWN_POSITIONS = {"repetition": cycle, "last_card": before_last_card}
+
+
 def value_of(position: Position, seconds: float) -> tuple[str | None, list[str]]:
     """The proven value for the player to move and its best turns, or ``None`` past ``seconds``."""
     cards = position.hands[0].bit_count() + position.hands[1].bit_count() + len(position.pile)
@@ -96,20 +113,21 @@ def verdict(positions: list[CyclePosition]) -> str:
 def classify(
     path: Path, seconds: float, most: int | None = None
 ) -> Iterator[tuple[GameRecord, list[CyclePosition]]]:
-    """Each repetition draw of the record at ``path``, with its proven cycle positions.
+    """Each draw of the record at ``path``, with its proven positions.
 
-    With ``most``, only that many positions per cycle are proven: those with the fewest
-    cards in the hands, where a proof is likeliest.
+    A repetition's cycle (:func:`cycle`), or A's last turns before a beat with the last
+    card (:func:`before_last_card`). With ``most``, only that many positions per game are
+    proven: those with the fewest cards in the hands, where a proof is likeliest.
     """
     lines = path.read_text().splitlines()
     rules = rules_of(json.loads(lines[0]))
     for line in lines[1:]:
         record = GameRecord(**json.loads(line))
-        if record.ending != "repetition" or not record.moves:
+        if record.ending not in DRAWN_POSITIONS or not record.moves:
             continue
         found = []
         chosen = sorted(
-            cycle(record, rules),
+            DRAWN_POSITIONS[record.ending](record, rules),
             key=lambda c: c[1].hands[0].bit_count() + c[1].hands[1].bit_count(),
         )[:most]
         for ply, position, played in sorted(chosen, key=lambda c: c[0]):
@@ -160,11 +178,11 @@ def main() -> None:
             values = Counter(p.value for p in positions)
             print(
                 f"{path.name} game {record.index} (deal {record.deal_seed}, seat {record.a_seat},"
-                f" {record.plies} plies): {verdict(positions)};"
+                f" {record.plies} plies, {record.ending}): {verdict(positions)};"
                 f" cycle positions {dict(values)}",
                 flush=True,
             )
-            if options.playout:
+            if options.playout and record.ending == "repetition":
                 header = json.loads(path.read_text().splitlines()[0])
                 result, plies = playout(
                     record,

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from game.ai import players
-from game.ai.arena import GameRecord, arena_game
-from game.ai.cycles import CyclePosition, cycle, rules_of, verdict
+from game.ai.arena import GameRecord, arena_game, play_game
+from game.ai.cycles import LAST_TURNS, CyclePosition, before_last_card, cycle, rules_of, verdict
 from game.ai.players import CONTEMPT, playing_search
-from game.engine import Game
+from game.engine import Game, Rules
 
 DATA = json.loads((Path(__file__).parent / "data" / "cycle-game.json").read_text())
 RULES = rules_of(DATA["match"])
@@ -90,3 +90,15 @@ def test_on_a_recorded_cycle_the_search_returns_only_when_nothing_scores_above_a
             returned_above_a_draw.append(ply)
     # Waiting for the third arising, the search walked back into the cycle from 3 of them.
     assert (returned_above_a_draw == []) is returns_draw
+
+
+def test_a_draw_by_the_last_card_is_judged_on_as_last_turns_before_it():
+    # Two bots on 24 cards: game 0 of lowest-beat against lowest ends with a last-card beat.
+    rules = Rules(deck=24)
+    drawn = play_game("lowest-beat", "lowest", 0, None, rules)
+    assert drawn.ending == "last_card"
+    turns = list(before_last_card(drawn, rules))
+    assert 0 < len(turns) <= LAST_TURNS
+    assert all(position.to_move == drawn.a_seat for _, position, _ in turns)
+    assert [ply for ply, _, _ in turns] == sorted(ply for ply, _, _ in turns)
+    assert turns[-1][0] >= drawn.plies - 2
