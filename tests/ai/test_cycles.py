@@ -7,9 +7,17 @@ import pytest
 
 from game.ai import players
 from game.ai.arena import GameRecord, arena_game, play_game
-from game.ai.cycles import LAST_TURNS, CyclePosition, before_last_card, cycle, rules_of, verdict
+from game.ai.cycles import (
+    LAST_TURNS,
+    CyclePosition,
+    before_last_card,
+    cycle,
+    rules_of,
+    value_of,
+    verdict,
+)
 from game.ai.players import CONTEMPT, playing_search
-from game.engine import Game, Rules
+from game.engine import Game, Rules, legal_moves, position_from_json
 
 DATA = json.loads((Path(__file__).parent / "data" / "cycle-game.json").read_text())
 RULES = rules_of(DATA["match"])
@@ -102,3 +110,26 @@ def test_a_draw_by_the_last_card_is_judged_on_as_last_turns_before_it():
     assert all(position.to_move == drawn.a_seat for _, position, _ in turns)
     assert [ply for ply, _, _ in turns] == sorted(ply for ply, _, _ in turns)
     assert turns[-1][0] >= drawn.plies - 2
+
+
+DRAWS = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "draws.jsonl").read_text().splitlines()
+]
+
+
+def test_the_draws_data_holds_each_examined_position_with_its_verdict():
+    # 30 draws against the bots (repetitions and last-card beats), 2 positions each; none of
+    # the positions is a proven win for the computer's side: no win was walked past.
+    assert len(DRAWS) == 60
+    assert {row["value"] for row in DRAWS} == {None, "loss"}
+    for row in DRAWS:
+        assert row["played"] in legal_moves(row["position"])
+
+
+@pytest.mark.parametrize(
+    "row", [row for row in DRAWS if row["value"]], ids=lambda row: f"{row['source']}:{row['ply']}"
+)
+def test_the_positions_proven_lost_are_proven_lost_again(row):
+    value, _ = value_of(position_from_json(row["position"]), seconds=5)
+    assert value == "loss"
