@@ -44,15 +44,24 @@ class GameRecord:
     ending: str
     a_times: list[float] = field(default_factory=list)
     b_times: list[float] = field(default_factory=list)
+    #: A game A did not win keeps its turns, so that it can be replayed and its positions
+    #: proven (a repetition: was the draw forced, or was a win there?).
+    moves: list[str] = field(default_factory=list)
+
+
+def arena_game(index: int, rules: Rules) -> Game:
+    """The start of arena game ``index``: deal ``index // 2``, its trumps drawn from the seed."""
+    deal_seed = index // 2
+    setup = random.Random(f"arena-{deal_seed}")
+    trumps = setup.sample(list(Suit), 2)
+    return Game(deal(deal_seed, (trumps[0], trumps[1]), rules))
 
 
 def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -> GameRecord:
     """Arena game ``index``: deal ``index // 2``, A in seat 0 on even games, seat 1 on odd."""
     deal_seed = index // 2
     a_seat = index % 2
-    setup = random.Random(f"arena-{deal_seed}")
-    trumps = setup.sample(list(Suit), 2)
-    game = Game(deal(deal_seed, (trumps[0], trumps[1]), rules))
+    game = arena_game(index, rules)
     rng = random.Random(f"arena-{index}")
     levels = (a, b) if a_seat == 0 else (b, a)
     record = GameRecord(index, deal_seed, a_seat, 0.5, 0, "move cap")
@@ -68,6 +77,8 @@ def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -
         record.ending = game.outcome.termination.value
         winner = game.outcome.winner
         record.score = 0.5 if winner is None else float(winner == a_seat)
+        if record.score < 1:
+            record.moves = [str(move) for move in game.moves]
     return record
 
 

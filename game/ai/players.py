@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from game.engine import Move, Position
 
+from .bots import BOTS, bot_move
 from .evaluate import EVAL_LIMIT, evaluate
 from .search import AlphaBeta, Key, prove
 from .solver import solve
@@ -91,11 +92,34 @@ def easy(
 CONTEMPT = EVAL_LIMIT * 15 // 100
 
 
+#: Whether the playing search scores a return to a seen position as a draw (see below);
+#: off, it waits for the rules' third arising.
+RETURNS_DRAW = True
+
+
+def playing_search(history: Mapping[Key, int], contempt: int = CONTEMPT) -> AlphaBeta:
+    """The search a level plays with: contempt, and a return to a seen position is a draw.
+
+    Under the rules a position must arise a third time to draw, so a search that
+    waits for the third sees a cycle only when both laps fit in its horizon; by then
+    the cycle is usually the whole game (issue 22: 287-ply games against a bot that
+    never varies). As the prover does, the playing search scores the first return to
+    any position the game or its path has seen as the draw the cycle leads to: a won
+    side never needs to return (the end must come nearer), and with contempt it looks
+    for another way at once. The opponent may still vary, so this is for playing only;
+    an analysis keeps the rules' count.
+    """
+    if not RETURNS_DRAW:
+        return AlphaBeta(history, contempt=contempt)
+    seen_before = dict.fromkeys(history, 2)
+    return AlphaBeta(seen_before, contempt=contempt, first_return_draws=True)
+
+
 def _searcher(max_depth: int) -> Player:
     def play(
         position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
     ) -> Choice:
-        result = AlphaBeta(history, contempt=CONTEMPT).search(position, seconds, max_depth)
+        result = playing_search(history).search(position, seconds, max_depth)
         return Choice(rng.choice(result.best), result.exact, result.value)
 
     return play
@@ -130,7 +154,8 @@ def deepest(
         if proof is not None:
             return Analysis(proof.value, proof.best, True, proof.depth, "proof")
         budget /= 2
-    result = AlphaBeta(history, contempt=contempt).search(position, budget)
+    search = playing_search(history, contempt) if contempt else AlphaBeta(history)
+    result = search.search(position, budget)
     return Analysis(result.value, result.best, result.exact, result.depth, "search")
 
 
@@ -153,12 +178,23 @@ def cards_in_play(position: Position) -> int:
     return cards_in_hands(position) + len(position.pile)
 
 
+def _bot(name: str) -> Player:
+    def play(
+        position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+    ) -> Choice:
+        return Choice(bot_move(position, name))
+
+    return play
+
+
 PLAYERS: dict[str, Player] = {
     "beginner": beginner,
     "easy": easy,
     "medium": _searcher(2),
     "hard": _searcher(99),
     "perfect": perfect,
+    # The arena's deterministic opponents (see bots.py): not levels the site offers.
+    **{name: _bot(name) for name in BOTS},
 }
 
 
@@ -171,11 +207,11 @@ def choose(
 ) -> Choice:
     """The turn ``level`` plays in ``position``; ``seconds`` overrides its thinking time."""
     if level not in PLAYERS:
-        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(PLAYERS)}")
     if not position.legal_moves():
         raise ValueError("the game is over: there is no turn to choose")
     if len(position.legal_moves()) == 1:
         return Choice(position.legal_moves()[0])  # nothing to think about
     if seconds is None:
-        seconds = DEFAULT_SECONDS[level]
+        seconds = DEFAULT_SECONDS.get(level)
     return PLAYERS[level](position, history or {}, seconds, rng or random.Random())

@@ -2,7 +2,10 @@
 
 1. Play games from seeded deals between two searchers (depth-limited alpha-beta
    with the current evaluation, choosing at random among near-best turns so
-   that the games vary), and keep positions from them.
+   that the games vary), and keep positions from them. With ``--bots F``, a
+   share ``F`` of the games seats one of the deterministic bots of :mod:`.bots`
+   against the searcher instead: positions a searcher meets against a player
+   who always beats (issue 22).
 2. Label each position with the game's result for its player to move
    (1 win, 0.5 draw, 0 loss).
 3. Fit logistic regression (Newton's method) of the label on the features of
@@ -23,18 +26,24 @@ from concurrent.futures import ProcessPoolExecutor
 
 from game.engine import Game, Rules, Suit, deal
 
+from .bots import BOTS, bot_move
 from .evaluate import FEATURES, WEIGHTS, features
 from .search import AlphaBeta
 
 Sample = tuple[tuple[int, ...], float]
 
 
-def play_game(seed: int, depth: int = 2, max_plies: int = 600) -> list[Sample]:
-    """One self-play game's sampled positions, labelled with the result for their mover."""
+def play_game(seed: int, depth: int = 2, max_plies: int = 600, bots: float = 0.0) -> list[Sample]:
+    """One game's sampled positions, labelled with the result for their mover.
+
+    Self-play, or with chance ``bots`` a searcher against a deterministic bot.
+    """
     rng = random.Random(seed)
     trumps = rng.sample(list(Suit), 2)
     rules = Rules(deck=rng.choice([36, 36, 32, 24]), must_beat=rng.random() < 0.25)
     game = Game(deal(seed, (trumps[0], trumps[1]), rules))
+    bot = rng.choice(BOTS) if rng.random() < bots else None
+    bot_seat = rng.randrange(2)
     kept = []
     while game.outcome is None and game.ply < max_plies:
         position = game.position
@@ -43,6 +52,9 @@ def play_game(seed: int, depth: int = 2, max_plies: int = 600) -> list[Sample]:
         moves = position.legal_moves()
         if len(moves) == 1:
             game.play(moves[0])
+            continue
+        if bot is not None and position.to_move == bot_seat:
+            game.play(bot_move(position, bot))
             continue
         result = AlphaBeta(game.position_counts).search(position, max_depth=depth)
         # Vary the games: now and then a random near-best turn instead of the best.
@@ -114,13 +126,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--bots", type=float, default=0.0, help="share of games a searcher plays against a bot"
+    )
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
     games: list[list[Sample]] = []
     seeds = range(args.seed, args.seed + args.games)
     with ProcessPoolExecutor(args.workers) as pool:
-        for done, samples in enumerate(pool.map(play_game, seeds, [args.depth] * args.games), 1):
+        played = pool.map(
+            play_game,
+            seeds,
+            [args.depth] * args.games,
+            [600] * args.games,
+            [args.bots] * args.games,
+        )
+        for done, samples in enumerate(played, 1):
             games.append(samples)
             if done % 20 == 0 or done == args.games:
                 elapsed = time.perf_counter() - start

@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.ai.arena import GameRecord, MatchScore, elo, play_game, report
-from game.engine import Rules
+from game.ai.arena import GameRecord, MatchScore, arena_game, elo, play_game, report
+from game.engine import Game, Rules
 
 
 def test_each_deal_is_played_twice_with_seats_swapped():
@@ -87,3 +87,14 @@ def test_a_record_of_another_match_is_refused(db, tmp_path):
     record.write_text("not json\n")
     with pytest.raises(CommandError, match="not a match record"):
         call_command("ai_match", a="easy", b="beginner", games=2, deck=24, record=record)
+
+
+def test_a_game_not_won_keeps_its_turns_to_be_replayed():
+    # Two deterministic bots: the same games every time.
+    rules = Rules(deck=24)
+    lost = play_game("lowest-beat", "lowest", 2, None, rules)
+    assert lost.score == 0 and len(lost.moves) == lost.plies
+    replayed = Game.replay(arena_game(2, rules).start, lost.moves)
+    assert replayed.ply == lost.plies and replayed.outcome.winner != lost.a_seat
+    won = play_game("lowest-beat", "lowest", 1, None, rules)
+    assert won.score == 1 and won.moves == []

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from game.ai import LEVELS
 from game.ai.arena import RecordError, run
+from game.ai.bots import BOTS
 from game.engine import Rules
 
 
@@ -18,8 +19,13 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("--a", required=True, choices=LEVELS, help="the level measured")
-        parser.add_argument("--b", required=True, choices=LEVELS, help="its opponent")
+        parser.add_argument("--a", required=True, choices=LEVELS + BOTS, help="the level measured")
+        parser.add_argument(
+            "--b",
+            required=True,
+            choices=LEVELS + BOTS,
+            help="its opponent: a level, or a deterministic bot (lowest-beat, lowest, trumps-last)",
+        )
         parser.add_argument("--games", type=int, default=200, help="an even number of games")
         parser.add_argument(
             "--seconds", type=float, default=None, help="thinking time per turn (default: level's)"
