@@ -32,7 +32,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game import services
-from game.live import LOBBY_GROUP, game_group
+from game.live import LIVE_GAMES, LOBBY_GROUP, game_group
 from game.models import Game
 from game.selectors import open_seeks
 from game.services import GameError
@@ -83,14 +83,23 @@ def _arrive(game_id: int, user: object) -> _Arrival:
 
 @in_play_thread
 def _render_all(
-    game_id: int, viewers: Mapping[Hashable, object]
+    game_id: int, version: int, viewers: Mapping[Hashable, object]
 ) -> tuple[int, dict[Hashable, str]]:
-    """The table as each of ``viewers`` sees it now, ready to swap in; with their version. A
-    viewer is a seat (or a spectator's key) and a language (:func:`_viewer`), given with the
-    user of one of its sockets."""
-    game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+    """The table as each of ``viewers`` sees it at ``version`` or newer, ready to swap in; with
+    their version. A viewer is a seat (or a spectator's key) and a language (:func:`_viewer`),
+    given with the user of one of its sockets. A game this process saved at that version (a turn
+    played over one of its sockets) is not read again (:data:`game.live.LIVE_GAMES`)."""
+    seats = [seat if isinstance(seat, int) else None for seat, _language in viewers]
+    snapshot = LIVE_GAMES.at(game_id, version)
+    if snapshot is not None and snapshot.notations is not None:
+        game = snapshot.game
+        tables = tables_for(game, seats, snapshot.notations)
+    else:
+        game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+        tables = tables_for(game, seats)
+        if tables[0].state is not None:
+            LIVE_GAMES.read(game, tables[0].moves)
     keys = list(viewers)
-    tables = tables_for(game, [seat if isinstance(seat, int) else None for seat, _language in keys])
     rendered = zip(keys, tables, strict=True)
     return game.version, {key: _render(table, key, viewers[key]) for key, table in rendered}
 

@@ -5,11 +5,15 @@ game as saved, its new state and the typed events of the change. Once the
 transaction commits, :func:`publish` tells the game's group the new version
 and the events; each consumer then sends its viewer the table at that version
 (:mod:`game.tables` renders it once per viewer, whoever many sockets watch).
+This process also keeps each game as it last saved or read it (:class:`LiveGames`), so that the
+tables of a turn played here are rendered without reading the game back.
 Nothing here reads or writes the database.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass
 
 from asgiref.sync import async_to_sync
@@ -95,6 +99,88 @@ def events_of(game: Game, state: GameState | None, move: Move | None) -> tuple[E
     return tuple(events)
 
 
+# --- The games in play, as this process knows them --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game at one version, as saved or read here: the row with its players loaded, and its
+    turns' notations in order when they are known."""
+
+    game: Game
+    notations: tuple[str, ...] | None
+
+
+class LiveGames:
+    """The latest :class:`Snapshot` of each game this process saved or read (lila keeps its
+    rounds in memory the same way; here the database stays the truth and this only saves
+    reading it back).
+
+    A service's commit records the game it saved (:func:`publish`), its notations extended by
+    the turn it stored; a reader records what it read. A snapshot is only ever replaced by a
+    newer version, so threads committing out of order cannot step back. The most recently
+    touched ``size`` games are kept.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._games: OrderedDict[int, Snapshot] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def at(self, game_id: int, version: int) -> Snapshot | None:
+        """The game at ``version`` or newer, if this process has it."""
+        with self._lock:
+            snapshot = self._games.get(game_id)
+        return snapshot if snapshot is not None and snapshot.game.version >= version else None
+
+    def saved(self, game: Game, move: Move | None) -> None:
+        """``game`` was committed at its version, with ``move`` the turn stored, if any."""
+        if not (Game.seat0.is_cached(game) and Game.seat1.is_cached(game)):
+            self.forget(game.pk)  # its players would be read on every table: read it whole
+            return
+        with self._lock:
+            before = self._games.get(game.pk)
+            notations = None
+            follows = before is not None and before.game.version == game.version - 1
+            if follows and before is not None and before.notations is not None:
+                notations = before.notations
+                if move is not None:
+                    known = move.ply == len(notations)
+                    notations = (*notations, move.notation) if known else None
+            self._keep(Snapshot(game, notations))
+
+    def read(self, game: Game, notations: tuple[str, ...]) -> None:
+        """A reader read ``game`` and its turns' ``notations`` (its players loaded)."""
+        with self._lock:
+            self._keep(Snapshot(game, notations))
+
+    def forget(self, game_id: int) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+    def _keep(self, snapshot: Snapshot) -> None:
+        game_id = snapshot.game.pk
+        before = self._games.get(game_id)
+        if before is not None and (
+            before.game.version > snapshot.game.version
+            # The same version, no better known.
+            or (before.game.version == snapshot.game.version and snapshot.notations is None)
+        ):
+            return
+        self._games[game_id] = snapshot
+        self._games.move_to_end(game_id)
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+
+
+#: This process's games in play.
+LIVE_GAMES = LiveGames()
+
+
 # --- Publishing on commit -----------------------------------------------------------------------
 
 
@@ -110,13 +196,15 @@ def send_after_commit(group: str, message: dict[str, object]) -> None:
 
 
 def publish(progress: Progress) -> None:
-    """Once committed: the game's viewers hear the new version and the events."""
+    """Once committed: this process keeps the game as saved, and its viewers hear the new
+    version and the events."""
     game = progress.game
     message = {
         "type": "game.changed",
         "version": game.version,
         "events": [{"kind": type(e).__name__, **asdict(e)} for e in progress.events],
     }
+    transaction.on_commit(lambda: LIVE_GAMES.saved(game, progress.move))
     send_after_commit(game_group(game.pk), message)
 
 

@@ -39,6 +39,13 @@ class GameError(Exception):
     """A request the game cannot carry out; the message is for the player."""
 
 
+def _locked(game_id: int) -> Game:
+    """The game's row, locked for this transaction, with its players: the game a service saves
+    is then all a table needs (``game.live.LiveGames``), no second read."""
+    locking = Game.objects.select_for_update(of=("self",))
+    return locking.select_related("seat0", "seat1").get(pk=game_id)
+
+
 def _save(
     game: Game,
     fields: list[str],
@@ -152,7 +159,7 @@ def game_join(*, game_id: int, user: object, trump: str, invite_token: str | Non
     A private game takes only its invitee: ``invite_token`` must be the game's own (from the
     link its creator shared). Ids are sequential, so the id alone must never be enough.
     """
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if game.private and not _invited(game, invite_token):
         raise GameError(_("This game is by invitation only: open the link its creator shared."))
     if game.status != Game.Status.SEEKING:
@@ -184,7 +191,7 @@ def game_join(*, game_id: int, user: object, trump: str, invite_token: str | Non
 
 @transaction.atomic
 def game_cancel_seek(*, game_id: int, user: object) -> Game:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if game.seat0_id != getattr(user, "pk", None):
         raise GameError(_("Only the player who created a seek can cancel it."))
     if game.status != Game.Status.SEEKING:
@@ -314,7 +321,7 @@ def _moved(result: Progress | None) -> Progress:
 def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: int) -> Progress:
     """A person's turn. ``expected_ply`` is the ply their page showed: a stale one is refused."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _locked(game_id)
         seat = game.seat_of(user)
         if seat is None:
             raise GameError(_("Only the players of this game can move."))
@@ -345,7 +352,7 @@ def game_play_computer_move(
         history=[engine.position_to_json(p) for p in history.positions[:-1]],
     )
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game_id)
+        locked = _locked(game_id)
         result = _record_move(locked, 1, move, history.ply)
     return _moved(result)
 
@@ -361,7 +368,7 @@ def _player_seat(game: Game, user: object) -> int:
 
 @transaction.atomic
 def game_resign(*, game_id: int, user: object) -> Game:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     seat = _player_seat(game, user)
     _finish(game, timezone.now(), Game.Reason.RESIGNATION, 1 - seat)
     _save(game, _END_FIELDS)
@@ -371,7 +378,7 @@ def game_resign(*, game_id: int, user: object) -> Game:
 @transaction.atomic
 def game_abort(*, game_id: int, user: object) -> Game:
     """End with no result, allowed only while fewer than two turns have been played."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     _player_seat(game, user)
     if game.moves.count() >= 2:
         raise GameError(_("Both players have made a turn: the game can no longer be aborted."))
@@ -385,7 +392,7 @@ def game_abort(*, game_id: int, user: object) -> Game:
 @transaction.atomic
 def game_offer_draw(*, game_id: int, user: object) -> Game:
     """Offer a draw, or accept the opponent's standing offer."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     seat = _player_seat(game, user)
     if game.against_computer:
         raise GameError(_("The computer does not agree to draws."))
@@ -402,7 +409,7 @@ def game_offer_draw(*, game_id: int, user: object) -> Game:
 def game_decline_draw(*, game_id: int, user: object) -> Game:
     """Decline the opponent's draw offer (both tables say so until the next turn), or withdraw
     one's own."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     seat = _player_seat(game, user)
     if game.draw_offer == 1 - seat:
         game.draw_offer = None
@@ -417,7 +424,7 @@ def game_decline_draw(*, game_id: int, user: object) -> Game:
 @transaction.atomic
 def game_claim_timeout(*, game_id: int) -> Game:
     """Finish the game on time if the player to move has run out (anyone may ask)."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if game.status == Game.Status.ACTIVE:
         _flag(game, stored_state(game).position.to_move, timezone.now())
     return game
@@ -426,7 +433,7 @@ def game_claim_timeout(*, game_id: int) -> Game:
 @transaction.atomic
 def game_claim_abandoned(*, game_id: int, user: object) -> Game:
     """The waiting player wins an untimed game whose opponent has gone silent."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     seat = _player_seat(game, user)
     if stored_state(game).position.to_move == seat:
         raise GameError(_("It is your turn: the game waits for you, not for your opponent."))
@@ -442,7 +449,7 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
     """Ask for a rematch, or agree to the opponent's: once both want it (the computer always
     does), a new game with the same seats, trumps and rules, whose loser (or non-starter) leads.
     ``None`` while it waits for the opponent, who is told on their table."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     seat = game.seat_of(user)
     if seat is None:
         raise GameError(_("Only the players of this game can ask for a rematch."))
@@ -502,7 +509,7 @@ def analysis_request(
         raise GameError(_("Log in to ask the computer for an analysis."))
     with transaction.atomic():
         if game_id is not None:
-            game = Game.objects.select_for_update().get(pk=game_id)
+            game = _locked(game_id)
             if game.status == Game.Status.ACTIVE or game.status == Game.Status.SEEKING:
                 raise GameError(_("A game is analysed once it is over."))
             analysis, created = Analysis.objects.get_or_create(
@@ -593,7 +600,7 @@ def _end_by_moderator(game: Game, now: datetime) -> None:
 @transaction.atomic
 def game_abort_by_moderator(*, game_id: int) -> Game:
     """A moderator stops a seek or a game in play: it ends with no result."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if game.status not in (Game.Status.SEEKING, Game.Status.ACTIVE):
         raise GameError(_("The game is already over."))
     _end_by_moderator(game, timezone.now())
@@ -605,7 +612,7 @@ def game_abort_by_moderator(*, game_id: int) -> Game:
 def game_annul(*, game_id: int) -> Game:
     """A moderator annuls a game: it is kept, but counts for nothing (a game still going is
     stopped first)."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if game.annulled:
         raise GameError(_("The game is already annulled."))
     if game.status in (Game.Status.SEEKING, Game.Status.ACTIVE):

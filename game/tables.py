@@ -193,9 +193,11 @@ def table_for(game: Game, viewer: int | None) -> Table:
     return tables_for(game, [viewer])[0]
 
 
-def tables_for(game: Game, viewers: Sequence[int | None]) -> list[Table]:
+def tables_for(
+    game: Game, viewers: Sequence[int | None], notations: Sequence[str] | None = None
+) -> list[Table]:
     """The table of ``game`` for each of ``viewers`` (seats, ``None`` for a spectator), from one
-    reading of its state and move log."""
+    reading of its state and move log (its turns' ``notations``, when the caller has them)."""
     if game.status == Game.Status.SEEKING or not game.trump1:
         return [Table(game, viewer) for viewer in viewers]
     state = stored_state(game)
@@ -219,7 +221,9 @@ def tables_for(game: Game, viewers: Sequence[int | None]) -> list[Table]:
         )
 
     seats = [seat(0), seat(1)]
-    moves = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
+    if notations is None:
+        notations = game.moves.order_by("ply").values_list("notation", flat=True)
+    moves = tuple(notations)
     tables = []
     for viewer in viewers:
         bottom = 0 if viewer is None else viewer
@@ -244,9 +248,12 @@ class _Rendered:
     html: str
 
 
-#: Renders one game's tables for the viewers given (each with the user of one of its sockets: a
-#: table depends on the viewer alone); answers the version rendered and each viewer's table.
-RenderAll = Callable[[int, Mapping[Hashable, object]], Awaitable[tuple[int, dict[Hashable, str]]]]
+#: Renders one game's tables at a version or newer for the viewers given (each with the user of
+#: one of its sockets: a table depends on the viewer alone); answers the version rendered and
+#: each viewer's table.
+RenderAll = Callable[
+    [int, int, Mapping[Hashable, object]], Awaitable[tuple[int, dict[Hashable, str]]]
+]
 
 
 class TableCache:
@@ -287,7 +294,7 @@ class TableCache:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending[game_id] = future
         try:
-            rendered_version, htmls = await self.render_all(game_id, viewers)
+            rendered_version, htmls = await self.render_all(game_id, version, viewers)
             for key, html in htmls.items():
                 latest = tables.get(key)
                 if latest is None or latest.version <= rendered_version:

@@ -40,3 +40,14 @@ def _default_language_per_test():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _no_live_games_across_tests():
+    """Each test starts with no game kept in memory (``game.live.LIVE_GAMES``): a test's games
+    are rolled back, and a later test's game may get the same id."""
+    from game.live import LIVE_GAMES
+
+    LIVE_GAMES.clear()
+    yield
+    LIVE_GAMES.clear()

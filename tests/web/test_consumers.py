@@ -184,7 +184,7 @@ async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_the
 
     calls = []
 
-    async def render_all(game_id, viewers):
+    async def render_all(game_id, version, viewers):
         calls.append(sorted(viewers, key=str))
         return 3, {viewer: f"table {game_id} for {viewer}" for viewer in viewers}
 

@@ -3,7 +3,7 @@
 Plays random games between two players as the table does with its socket open
 (the turn through the move service, as the game's socket consumer plays it; or
 ``--via post``, the table's POST without a socket, through Django's test
-client), then reads and renders the table both players' sockets get. Prints
+client), then renders the tables both players' sockets get, as their consumers do. Prints
 the mean time of each part per move. A benchmark: it prints figures
 and judges nothing; it leaves its two players (``bench-*``) and games in the
 database it runs on.
@@ -19,11 +19,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.test import Client, override_settings
+from django.utils.translation import get_language
 
 from game import services
+from game.consumers import _render_all
 from game.models import Game
 from game.selectors import stored_state
-from game.tables import render_table, table_for
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_X_TABLE_LIVE": "1"}
 
@@ -44,6 +45,8 @@ class Command(BaseCommand):
         clients = [Client(), Client()]
         for client, player in zip(clients, players, strict=True):
             client.force_login(player)
+        viewers = {(seat, get_language()): player for seat, player in enumerate(players)}
+        render_all = _render_all.func  # undecorated: in this thread
         rng = random.Random(options["seed"])
         turn = f"turn ({options['via']})"
         spent = {turn: 0.0, "two tables": 0.0}
@@ -73,9 +76,11 @@ class Command(BaseCommand):
                     if answer.status_code != 204:
                         self.stderr.write(f"move {move} answered {answer.status_code}")
                 rendered = time.perf_counter()
-                game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
-                for seat, player in enumerate(players):
-                    render_table(table_for(game, seat), user=player)
+                # The two players' tables as their sockets get them (``game.consumers``).
+                version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+                started += time.perf_counter() - rendered  # not a part of the move
+                rendered = time.perf_counter()
+                render_all(game.pk, version, viewers)
                 done = time.perf_counter()
                 spent[turn] += rendered - started
                 spent["two tables"] += done - rendered

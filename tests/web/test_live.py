@@ -1,0 +1,99 @@
+"""The games this process keeps in memory (``game.live.LIVE_GAMES``): what the tables of a turn
+played here are rendered from, instead of reading the game back."""
+
+import pytest
+
+from game import services
+from game.live import LIVE_GAMES, LiveGames
+from game.models import Game
+from game.selectors import history_of
+from game.tables import render_table, tables_for
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(game, players, turns, capture):
+    for _ in range(turns):
+        history = history_of(game)
+        moves = list(history.legal_moves())
+        move = next((m for m in moves if not m.is_take), moves[0])
+        with capture(execute=True):
+            services.game_play_move(
+                game_id=game.pk,
+                user=players[history.position.to_move],
+                notation=str(move),
+                expected_ply=history.ply,
+            )
+        game.refresh_from_db()
+    return game
+
+
+def _read(game_id):
+    return Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+
+
+def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_read_gives_them(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    stored = _read(game.pk)
+    # The first snapshot has no turns known (a join stores none): a reader fills them in.
+    LIVE_GAMES.read(stored, ())
+    game = _play(stored, (alice, bob), 5, django_capture_on_commit_callbacks)
+
+    snapshot = LIVE_GAMES.at(game.pk, game.version)
+    assert snapshot is not None and snapshot.game.version == game.version
+    assert snapshot.notations == tuple(
+        game.moves.order_by("ply").values_list("notation", flat=True)
+    )
+    assert snapshot.game.state == _read(game.pk).state
+    kept = tables_for(snapshot.game, [0, 1, None], snapshot.notations)
+    fresh = tables_for(_read(game.pk), [0, 1, None])
+    for table, read in zip(kept, fresh, strict=True):
+        assert render_table(table) == render_table(read)
+
+
+def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")  # not committed: not kept
+    game = _play(game, (alice, bob), 2, django_capture_on_commit_callbacks)
+    snapshot = LIVE_GAMES.at(game.pk, game.version)
+    assert snapshot is not None and snapshot.notations is None
+
+
+def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_for_in_vain(
+    alice, bob
+):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    newer, older = _read(game.pk), _read(game.pk)
+    older.version -= 1
+    live = LiveGames()
+    live.read(newer, ())
+    live.read(older, ())
+    assert live.at(game.pk, newer.version).game is newer
+    assert live.at(game.pk, newer.version + 1) is None
+
+
+def test_a_game_saved_without_its_players_is_forgotten_rather_than_kept_half(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    live = LiveGames()
+    live.read(_read(game.pk), ())
+    live.saved(Game.objects.get(pk=game.pk), None)  # its players not loaded
+    assert live.at(game.pk, 0) is None
+
+
+def test_only_the_latest_games_are_kept(alice, bob):
+    live = LiveGames(size=2)
+    games = []
+    for _ in range(3):
+        seek = services.game_create_seek(user=alice, trump="S", deck=24)
+        games.append(_read(services.game_join(game_id=seek.pk, user=bob, trump="H").pk))
+        live.read(games[-1], ())
+    assert live.at(games[0].pk, 0) is None
+    assert live.at(games[1].pk, 0) is not None and live.at(games[2].pk, 0) is not None
