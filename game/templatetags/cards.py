@@ -13,7 +13,7 @@ from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from game.engine import Card, NotationError
@@ -116,10 +116,43 @@ def _classes(f: dict[str, str], *extra: tuple[bool, str]) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def hand(context: template.Context, seat: Any, mine: bool, table: Any = None) -> SafeString:
-    """One seat's hand (``_seat.html``); the viewer's own cards are buttons when they start a
-    legal turn of ``table``'s, and ``highlight`` (from the context) marks cards just moved."""
-    highlight = context.get("highlight") or ()
+def seat(
+    context: template.Context, seat: Any, mine: bool, table: Any = None, highlight: Any = ()
+) -> SafeString:
+    """One side of the table, or of a replay's position: the holder's name, trumps, card count,
+    clock and whether they are to move, over their hand. The viewer's own cards (``mine``) are
+    buttons when they start a legal turn of ``table``'s; ``highlight`` marks cards just moved."""
+    # Each message outside the f-strings: xgettext does not look inside them.
+    escape = html.escape
+    n = len(seat.hand)
+    count = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
+    trumps, trump_suit = gettext("trumps"), gettext("trump suit")
+    head = [
+        f'<span class="seat__name"><bdi>{escape(seat.name)}</bdi></span>',
+        f'<span class="seat__trump" title="{escape(trump_suit)}">{escape(trumps)} '
+        f'<b class="suit suit--{seat.trump.letter}">{seat.trump.symbol}</b></span>',
+        f'<span class="seat__count">{escape(count)}</span>',
+    ]
+    if seat.clock_ms is not None:
+        running = " clock--running" if seat.to_move else ""
+        head.append(
+            f'<span class="clock{running}" dir="ltr" data-ms="{seat.clock_ms}">'
+            f"{clock(seat.clock_ms)}</span>"
+        )
+    if seat.to_move:
+        to_move = gettext("to move")
+        head.append(f'<span class="seat__turn">{escape(to_move)}</span>')
+    return mark_safe(
+        f'<section class="seat{" seat--to-move" if seat.to_move else ""}">'
+        f'<header class="seat__head">{" ".join(head)}</header>'
+        f"{_hand(context, seat, mine, table, highlight)}</section>"
+    )
+
+
+def _hand(
+    context: template.Context, seat: Any, mine: bool, table: Any, highlight: Any
+) -> SafeString:
+    """A seat's hand (:func:`seat`)."""
     playable = table.playable if mine and table is not None else set()
     idle = bool(mine and table is not None and table.my_turn)
     language = get_language()
@@ -256,18 +289,27 @@ def second_cards(context: template.Context, table: Any) -> SafeString:
     return mark_safe("".join(parts))
 
 
-@register.simple_tag(takes_context=True)
-def pile_cards(context: template.Context, pile: Sequence[Any]) -> SafeString:
-    """The pile's last eight cards, bottom to top, the top one marked (``_pile.html``)."""
-    highlight = context.get("highlight") or ()
-    shown = list(pile[-8:])
-    if not shown:
-        return format_html('<span class="pile__empty">{}</span>', gettext("The pile is empty"))
-    language = get_language()
-    chips = [_picture(str(c), language, False, False, c in highlight, True) for c in shown]
-    # The top card is marked for the eye: its class comes right after pile__card.
-    chips[-1] = mark_safe(chips[-1].replace("pile__card", "pile__card pile__card--top", 1))
-    return mark_safe("".join(chips))
+@register.simple_tag
+def pile(cards: Sequence[Any], highlight: Any = ()) -> SafeString:
+    """The pile: its last eight cards, bottom to top, the top one marked, and how many it
+    holds; ``highlight`` marks cards just moved."""
+    shown = list(cards[-8:])
+    if shown:
+        language = get_language()
+        chips = [_picture(str(c), language, False, False, c in highlight, True) for c in shown]
+        # The top card is marked for the eye: its class comes right after pile__card.
+        chips[-1] = mark_safe(chips[-1].replace("pile__card", "pile__card pile__card--top", 1))
+        inside = "".join(chips)
+    else:
+        empty = gettext("The pile is empty")
+        inside = f'<span class="pile__empty">{html.escape(empty)}</span>'
+    n = len(cards)
+    size = ngettext("%(n)s card on the pile", "%(n)s cards on the pile", n) % {"n": n}
+    label = html.escape(gettext("The pile"))
+    return mark_safe(
+        f'<section class="pile" aria-label="{label}"><div class="pile__cards">{inside}</div>'
+        f'<p class="pile__size">{html.escape(size)}</p></section>'
+    )
 
 
 @register.simple_tag
