@@ -220,26 +220,25 @@ def _play_button(
     return _turn_form(CsrfTokenNode().render(context), table, button)
 
 
-def _turn_form(csrf: str, table: Any, button: str) -> SafeString:
-    """A form that plays the turn of ``button`` (:func:`_turn_button`) at the table's ply: the
-    table's script sends it over the game's socket (``data-turn``), posted as it is without one.
-    Assembled with plain strings: a beat's choices make dozens of these per table."""
+def _turn_form(csrf: str, table: Any, buttons: str, classes: str = "") -> SafeString:
+    """A form that plays the turn of the button pressed among ``buttons`` (:func:`_turn_button`)
+    at the table's ply: the table's script sends it over the game's socket (``data-turn``),
+    posted as it is without one. Assembled with plain strings: a table has dozens."""
     url = table.urls["move"]  # a reversed path and an int: nothing to escape
+    class_attribute = f' class="{classes}"' if classes else ""
     return mark_safe(
-        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table" '
-        f'hx-swap="outerHTML" data-turn>{csrf}<input type="hidden" name="ply" value="{table.ply}">'
-        f"{button}</form>"
+        f'<form{class_attribute} method="post" action="{url}" hx-post="{url}" '
+        f'hx-target="#table" hx-swap="outerHTML" data-turn>{csrf}'
+        f'<input type="hidden" name="ply" value="{table.ply}">{buttons}</form>'
     )
 
 
 @lru_cache(maxsize=8192)
 def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) -> str:
-    """The ``move`` input and button of a turn's form, escaped once: the same few on every
-    table."""
+    """A button that plays ``move`` (its value, sent as the form's ``move`` when it is the one
+    pressed), escaped once: the same few on every table."""
     return format_html(
-        '<input type="hidden" name="move" value="{}"><button class="{}">'
-        + _PLAY_CHIP
-        + "</button>",
+        '<button name="move" value="{}" class="{}">' + _PLAY_CHIP + "</button>",
         move,
         classes,
         label,
@@ -248,44 +247,49 @@ def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) ->
     )
 
 
-@lru_cache(maxsize=4096)
-def _second_card_buttons(
-    beater: str, seconds: tuple[str, ...], trump: str, language: str | None
-) -> tuple[str, tuple[str, ...], str]:
-    """What a beat's choice shows, worked out once per cards and language: its hint, the second
-    cards' buttons, and the way back."""
-    b = _face(beater, language)
-    buttons = []
-    for card in seconds:
-        f = _face(card, language)
-        label = gettext("Second card: the %(name)s") % {"name": f["name"]}
-        classes = _classes(f, (True, "card--play"), (card[-1] == trump, "card--trump"))
-        buttons.append(_turn_button(f"{beater}-{card}", classes, label, f["rank"], f["symbol"]))
-    hint = gettext("Beat with the %(name)s, then play a second card:") % {"name": b["name"]}
+@lru_cache(maxsize=8192)
+def _second_card_button(beater: str, card: str, trump: bool, language: str | None) -> str:
+    """The button that beats with ``beater`` and lays ``card``, once per cards and language."""
+    f = _face(card, language)
+    label = gettext("Second card: the %(name)s") % {"name": f["name"]}
+    classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
+    return _turn_button(f"{beater}-{card}", classes, label, f["rank"], f["symbol"])
+
+
+@lru_cache(maxsize=1024)
+def _beat_choice(beater: str, language: str | None) -> tuple[str, str]:
+    """What surrounds a beat's second cards: the hint, and the way back."""
+    hint = gettext("Beat with the %(name)s, then play a second card:") % {
+        "name": _face(beater, language)["name"]
+    }
     return (
-        format_html('<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">'
-                    '{}</p><div class="seconds">', beater, hint),
-        tuple(buttons),
-        format_html('</div><button type="button" class="button" data-unpick>{}</button></div>',
-                    gettext("Cancel")),
+        format_html(
+            '<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">{}</p>',
+            beater,
+            hint,
+        ),
+        format_html(
+            '<button type="button" class="button" data-unpick>{}</button></div>', gettext("Cancel")
+        ),
     )
 
 
 @register.simple_tag(takes_context=True)
 def second_cards(context: template.Context, table: Any) -> SafeString:
     """For each card the viewer may beat with, the second cards that may follow it, hidden until
-    that card is picked (``static/js/table.js``): one choice each, with a way back."""
+    that card is picked (``static/js/table.js``): one form each, a button per second card, with
+    a way back."""
     language = get_language()
     csrf = CsrfTokenNode().render(context)
     trump = table.bottom.trump.letter if table.beats else ""
     parts = []
     for beater, seconds in table.beats:
-        head, buttons, tail = _second_card_buttons(
-            str(beater), tuple(str(c) for c in seconds), trump, language
+        head, tail = _beat_choice(str(beater), language)
+        buttons = "".join(
+            _second_card_button(str(beater), str(c), c.suit.letter == trump, language)
+            for c in seconds
         )
-        parts.append(head)
-        parts.extend(_turn_form(csrf, table, button) for button in buttons)
-        parts.append(tail)
+        parts += [head, _turn_form(csrf, table, buttons, "seconds"), tail]
     return mark_safe("".join(parts))
 
 

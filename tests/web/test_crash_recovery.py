@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = "django_tasks_database_dbtaskresult"
 PLY = re.compile(r'<div\b[^>]*\bid="table"[^>]*\bdata-ply="(\d+)"')
-MOVE = re.compile(r'<input\b[^>]*\bname="move"[^>]*\bvalue="([^"]+)"')
+MOVE = re.compile(r'<(?:input|button)\b[^>]*\bname="move"[^>]*\bvalue="([^"]+)"')
 
 
 def children_of(pid: int) -> set[int]:

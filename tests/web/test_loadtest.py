@@ -18,9 +18,9 @@ TABLE = (
     '<input type="hidden" name="ply" value="7"><input type="hidden" name="move" value="take">'
     "</form>\n"
     '<button type="button" data-beater="QS" aria-controls="seconds-QS">Q</button>\n'
-    '<div class="second-cards" id="seconds-QS" hidden><form data-turn>'
-    '<input type="hidden" name="ply" value="7"><input type="hidden" name="move" value="QS-6D">'
-    "</form></div></div>"
+    '<div class="second-cards" id="seconds-QS" hidden><form class="seconds" data-turn>'
+    '<input type="hidden" name="ply" value="7"><button name="move" value="QS-6D">6</button>'
+    '<button name="move" value="QS-7D">7</button></form></div></div>'
 )
 
 
@@ -43,7 +43,7 @@ def test_the_table_tag_gives_ply_version_status_and_the_turns_offered() -> None:
     table = read_table(TABLE, received=1.5)
     assert table is not None
     assert (table.ply, table.version, table.status, table.received) == (7, 9, "active", 1.5)
-    assert table.moves() == ["take", "QS-6D"]  # a beat's second cards are in the table
+    assert table.moves() == ["take", "QS-6D", "QS-7D"]  # a beat's second cards are in the table
     assert table.error() is None
     assert read_table('<div id="chat">a line</div>', 0.0) is None
 
