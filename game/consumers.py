@@ -77,7 +77,10 @@ def _arrive(game_id: int, user: object) -> _Arrival:
         return _Arrival(NOT_FOUND_CODE)
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
-    html = _render(table_for(game, seat), viewer, user) + chat.log_of(game, user)
+    table = table_for(game, seat)
+    if table.state is not None:  # the next turn's tables start from this read
+        LIVE_GAMES.read(game, table.moves)
+    html = _render(table, viewer, user) + chat.log_of(game, user)
     return _Arrival(None, viewer, game.version, html)
 
 

@@ -134,15 +134,18 @@ class LiveGames:
         return snapshot if snapshot is not None and snapshot.game.version >= version else None
 
     def saved(self, game: Game, move: Move | None) -> None:
-        """``game`` was committed at its version, with ``move`` the turn stored, if any."""
-        if not (Game.seat0.is_cached(game) and Game.seat1.is_cached(game)):
-            self.forget(game.pk)  # its players would be read on every table: read it whole
-            return
+        """``game`` was committed at its version, with ``move`` the turn stored, if any. Its
+        players are those of the game kept before (a service reads the row alone); a game
+        seen for the first time, or with a new player, is left for a reader to read whole."""
         with self._lock:
             before = self._games.get(game.pk)
+            players = (game.seat0_id, game.seat1_id)
+            if before is None or (before.game.seat0_id, before.game.seat1_id) != players:
+                self._games.pop(game.pk, None)
+                return
+            game.seat0, game.seat1 = before.game.seat0, before.game.seat1
             notations = None
-            follows = before is not None and before.game.version == game.version - 1
-            if follows and before is not None and before.notations is not None:
+            if before.game.version == game.version - 1 and before.notations is not None:
                 notations = before.notations
                 if move is not None:
                     known = move.ply == len(notations)

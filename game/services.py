@@ -40,10 +40,8 @@ class GameError(Exception):
 
 
 def _locked(game_id: int) -> Game:
-    """The game's row, locked for this transaction, with its players: the game a service saves
-    is then all a table needs (``game.live.LiveGames``), no second read."""
-    locking = Game.objects.select_for_update(of=("self",))
-    return locking.select_related("seat0", "seat1").get(pk=game_id)
+    """The game's row, locked for this transaction."""
+    return Game.objects.select_for_update().get(pk=game_id)
 
 
 def _save(

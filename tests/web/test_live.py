@@ -55,14 +55,29 @@ def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_re
         assert render_table(table) == render_table(read)
 
 
+def test_a_game_not_read_here_first_is_left_for_a_reader(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    assert LIVE_GAMES.at(game.pk, 0) is None  # its players were never read here
+    game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)
+    assert LIVE_GAMES.at(game.pk, 0) is None
+
+
 def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
     alice, bob, django_capture_on_commit_callbacks
 ):
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")  # not committed: not kept
-    game = _play(game, (alice, bob), 2, django_capture_on_commit_callbacks)
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    read = _read(game.pk)
+    read.version -= 1  # a snapshot behind the game: the turns between are not known
+    LIVE_GAMES.read(read, ())
+    game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)
     snapshot = LIVE_GAMES.at(game.pk, game.version)
     assert snapshot is not None and snapshot.notations is None
+    assert str(snapshot.game.seat0) == "alice" and str(snapshot.game.seat1) == "bob"
 
 
 def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_for_in_vain(
@@ -79,13 +94,13 @@ def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_fo
     assert live.at(game.pk, newer.version + 1) is None
 
 
-def test_a_game_saved_without_its_players_is_forgotten_rather_than_kept_half(alice, bob):
+def test_a_new_player_leaves_the_game_for_a_reader(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
     live = LiveGames()
-    live.read(_read(game.pk), ())
-    live.saved(Game.objects.get(pk=game.pk), None)  # its players not loaded
-    assert live.at(game.pk, 0) is None
+    live.read(_read(seek.pk), ())
+    joined = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    live.saved(Game.objects.get(pk=joined.pk), None)  # seat 1 taken since
+    assert live.at(seek.pk, 0) is None
 
 
 def test_only_the_latest_games_are_kept(alice, bob):
