@@ -98,9 +98,9 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
         rendered.append(table.viewer)
         return real(table, **context)
 
-    def reading(game, viewers):
+    def reading(game, viewers, notations=None):
         reads.append(sorted(viewers, key=str))
-        return real_tables_for(game, viewers)
+        return real_tables_for(game, viewers, notations)
 
     monkeypatch.setattr(consumers, "render_table", counting)
     monkeypatch.setattr(consumers, "tables_for", reading)
