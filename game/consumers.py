@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from game import services
 from game.live import LIVE_GAMES, LOBBY_GROUP, game_group
 from game.models import Game
-from game.selectors import open_seeks
+from game.selectors import lobby_seeks
 from game.services import GameError
 from game.tables import Table, TableCache, render_table, table_for, tables_for
 from moderation import chat
@@ -258,7 +258,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     @in_socket_thread
     def _render(self) -> str:
-        html = render_to_string(
-            "game/_seeks.html", {"seeks": list(open_seeks()), "user": self.scope.get("user")}
-        )
+        seeks, more = lobby_seeks()
+        context = {"seeks": seeks, "more_seeks": more, "user": self.scope.get("user")}
+        html = render_to_string("game/_seeks.html", context)
         return chat.oob(html, "seeks")

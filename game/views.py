@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from game import services
 from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
 from game.models import Game
-from game.selectors import games_being_played, games_in_play, open_seeks
+from game.selectors import games_being_played, games_in_play, lobby_seeks
 from game.services import GameError
 from game.tables import render_table, table_for
 
@@ -35,11 +35,13 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
+    seeks, more = lobby_seeks()
     return render(
         request,
         "game/lobby.html",
         {
-            "seeks": open_seeks(),
+            "seeks": seeks,
+            "more_seeks": more,
             "mine": games_in_play(request.user) if request.user.is_authenticated else (),
             # Two forms on one page: ids of their own, or a label ticks the other form's box.
             "seek_form": SeekForm(auto_id="seek_%s"),

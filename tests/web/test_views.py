@@ -232,3 +232,15 @@ def test_the_waiting_player_is_offered_the_claim_when_the_opponent_goes_silent(
 def test_the_lobby_lists_a_players_games_in_play(client, game, alice):
     html = client_for(client, alice).get(reverse("game:lobby")).content.decode()
     assert "Your games" in html and reverse("game:table", args=[game.pk]) in html
+
+
+def test_the_lobby_lists_the_oldest_seeks_and_counts_the_rest(client, alice, django_user_model):
+    from game.selectors import LOBBY_SEEKS
+
+    players = [django_user_model.objects.create_user(f"p{i}") for i in range(LOBBY_SEEKS + 3)]
+    seeks = [services.game_create_seek(user=player, trump="S") for player in players]
+    client.force_login(alice)
+    html = client.get(reverse("game:lobby")).content.decode()
+    listed = re.findall(r'href="/games/(\d+)/">Join', html)
+    assert listed == [str(seek.pk) for seek in seeks[:LOBBY_SEEKS]]  # first come, first served
+    assert "and 3 more games waiting" in html
