@@ -26,7 +26,11 @@ Every pair plays as two browsers would, through the site's own URLs:
    the *opponent's* socket delivering a table whose ``data-ply`` shows the new ply; one that has
    not come within ``--relay-timeout`` is a lost relay (the opponent then reloads its table and
    play goes on).
-5. **The end.** At the deadline the players stop, the last relays land, every game's table is
+5. **Once all seated.** A crowd's set-up (the seeks, joins and pages of every game) takes the
+   server longer than ``--ramp`` when there are hundreds of games, and the turns played meanwhile
+   share it with them. The figures are therefore given twice: over the whole run, and for the
+   turns sent once every game's sockets were open (the live crowd the targets speak of).
+6. **The end.** At the deadline the players stop, the last relays land, every game's table is
    fetched once more over HTTP and each socket's last table must carry the same ``data-version``.
    Then optional ``final_checks`` (callables given the game ids) may check the stored games; the
    test in ``tests/web/test_loadtest.py`` passes :func:`database_checks`.
@@ -129,6 +133,20 @@ class Latency:
 
 
 @dataclass
+class Seated:
+    """A run's figures once every game's sockets were open."""
+
+    seconds: float
+    moves: int
+    turn: Latency
+    relay: Latency
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds > 0 else math.nan
+
+
+@dataclass
 class Report:
     """What a run measured; :meth:`format` prints it, :func:`dataclasses.asdict` gives JSON."""
 
@@ -153,6 +171,9 @@ class Report:
     load_average_start: tuple[float, float, float]
     load_average_end: tuple[float, float, float]
     set_up_seconds: float
+    #: The turns sent once every game's sockets were open (the crowd all seated): how long that
+    #: lasted, the turns, and their latencies. ``None`` when not every socket opened.
+    all_seated: Seated | None = None
     ramp: float = 0.0
     game_ids: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -184,6 +205,16 @@ class Report:
             row(f"turn ({self.via})", self.turn),
             row("relay", self.relay),
             row("socket connect", self.socket_connect),
+        ]
+        seated = self.all_seated
+        if seated is not None:
+            lines += [
+                f"  once all {2 * self.games} sockets were open, the last {seated.seconds:.1f} s: "
+                f"{seated.moves} moves, {seated.moves_per_second:.1f} moves/s",
+                row(f"turn ({self.via})", seated.turn),
+                row("relay", seated.relay),
+            ]
+        lines += [
             f"  errors: {self.error_count}"
             + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
             f"  client CPU {self.client_cpu_seconds:.1f} s ({self.client_cpu_seconds / busy:.0%}"
@@ -217,6 +248,9 @@ class Stats:
 
     turn: list[float] = field(default_factory=list)
     relay: list[float] = field(default_factory=list)
+    #: When each ``turn`` and ``relay`` sample's turn was sent (the run's clock).
+    turn_sent: list[float] = field(default_factory=list)
+    relay_sent: list[float] = field(default_factory=list)
     connect: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     moves: int = 0
@@ -224,6 +258,7 @@ class Stats:
     games_finished: int = 0
     first_socket_started: float = math.inf
     last_first_table: float = 0.0
+    first_tables: int = 0  # the games' first sockets that got their table
     sockets_opened: int = 0
 
     def error(self, kind: str) -> None:
@@ -604,6 +639,7 @@ class Player:
         if initial:
             stats.first_socket_started = min(stats.first_socket_started, started)
             stats.last_first_table = max(stats.last_first_table, arrived)
+            stats.first_tables += 1
 
     async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
         """Read the socket until it is closed; a close the player did not ask for is an error,
@@ -814,6 +850,7 @@ class Match:
         else:
             answer = await mover.post_turn(notation, table.ply)
         run.stats.turn.append(run.clock() - sent)
+        run.stats.turn_sent.append(sent)
         run.stats.moves += 1
         arrived = await opponent.socket_shows(table.ply + 1, sent + run.config.relay_timeout)
         if arrived is None:
@@ -821,6 +858,7 @@ class Match:
             await opponent.refresh()
         else:
             run.stats.relay.append(arrived - sent)
+            run.stats.relay_sent.append(sent)
         seen = opponent.table
         return (answer is not None and answer.status != "active") or (
             seen is not None and seen.status != "active"
@@ -1012,6 +1050,12 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         await asyncio.gather(*(p.http.close() for p in players), return_exceptions=True)
         await connector.close()
     opened = stats.last_first_table - stats.first_socket_started if stats.sockets_opened else 0.0
+    seated = None
+    if stats.first_tables >= 2 * config.games and stats.last_first_table < stopped:
+        since = stats.last_first_table
+        turns = [t for t, sent in zip(stats.turn, stats.turn_sent, strict=True) if sent >= since]
+        relays = [r for r, sent in zip(stats.relay, stats.relay_sent, strict=True) if sent >= since]
+        seated = Seated(stopped - since, len(turns), Latency.of(turns), Latency.of(relays))
     report = Report(
         url=" ".join(config.urls),
         games=config.games,
@@ -1034,6 +1078,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         load_average_start=load_start,
         load_average_end=os.getloadavg(),
         set_up_seconds=set_up_seconds,
+        all_seated=seated,
         ramp=config.ramp,
         game_ids=sorted(i for m in matches for i in m.game_ids),
     )

@@ -9,7 +9,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from game import loadtest
-from game.loadtest import Latency, LoadTestError, Report, percentile, read_table
+from game.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
 
 TABLE = (
     '<div id="table" hx-swap-oob="outerHTML" class="table-view" data-ply="7" data-version="9" '
@@ -101,9 +101,17 @@ def test_the_report_prints_every_figure() -> None:
         load_average_start=(0.5, 0.4, 0.3),
         load_average_end=(1.5, 0.9, 0.4),
         set_up_seconds=1.0,
+        all_seated=Seated(seconds=8.0, moves=36, turn=lat, relay=lat),
     )
     text = report.format()
-    for expected in ("4.0 moves/s", "turn (post)", "relay", "3  HTTP 500: POST move", "pid 123"):
+    for expected in (
+        "4.0 moves/s",
+        "turn (post)",
+        "relay",
+        "3  HTTP 500: POST move",
+        "pid 123",
+        "once all 4 sockets were open, the last 8.0 s: 36 moves, 4.5 moves/s",
+    ):
         assert expected in text
     assert report.error_count == 4
     assert '"error_count": 4' in report.to_json()
@@ -153,3 +161,5 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert report.moves > 0, summary
         assert report.sockets_opened >= 2 * config.games, summary
         assert report.relay.count == report.moves, summary  # every move seen by the opponent
+        seated = report.all_seated  # the turns once every socket was open are counted apart
+        assert seated is not None and 0 < seated.moves <= report.moves, summary
