@@ -175,6 +175,7 @@ class Report:
     #: lasted, the turns, and their latencies. ``None`` when not every socket opened.
     all_seated: Seated | None = None
     ramp: float = 0.0
+    seat_first: bool = False
     game_ids: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -196,8 +197,13 @@ class Report:
             f"Load test against {self.url}: {self.games} games, think "
             f"{self.think[0]:g}-{self.think[1]:g} s, players via {self.players_via}",
             f"  set-up {self.set_up_seconds:.1f} s; the first {2 * self.games} sockets open (each "
-            f"with its table) in {self.sockets_open_seconds:.2f} s (games started over "
-            f"{self.ramp:g} s); "
+            f"with its table) in {self.sockets_open_seconds:.2f} s ("
+            + (
+                "opened together once every game was made"
+                if self.seat_first
+                else f"games started over {self.ramp:g} s"
+            )
+            + "); "
             f"{self.sockets_opened} opened in all",
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
             f"games started {self.games_started}, finished {self.games_finished}",
@@ -384,6 +390,9 @@ class Config:
     #: How a turn is sent: over the game's socket, as the table does while it is open, or as the
     #: table's POST (its way without a socket).
     via: str = "socket"
+    #: Make every game (seek and join) before any socket opens, then open them all at once:
+    #: how long a crowd takes to sit down, apart from how long its games take to make.
+    seat_first: bool = False
     relay_timeout: float = 10.0
     http_timeout: float = 30.0
     set_up_timeout: float = 300.0
@@ -741,7 +750,21 @@ class Match:
         self.game_ids: list[int] = []
 
     async def start_game(self) -> None:
-        """A seek by the first player, joined by the second; then both sockets."""
+        """A seek by the first player, joined by the second; then both sockets (with
+        ``--seat-first``, a match's first game waits for every other match's to be made)."""
+        first_game = not self.game_ids
+        try:
+            game_id = await self._make_game()
+        finally:
+            if first_game:
+                self.run.first_game_made()
+        if first_game and self.run.config.seat_first:
+            await self.run.all_games_made()
+            if self.run.stopping.is_set():
+                raise Failed("stopped before every game was made")
+        await self.open(game_id)
+
+    async def _make_game(self) -> int:
         first, second = self.players
         trumps = self.run.rng.sample(TRUMPS, 2)
         status, _, headers = await first.post(
@@ -761,7 +784,7 @@ class Match:
         if status not in (204, 302):
             self.run.stats.error(f"HTTP {status}: POST join")
             raise Failed("join")
-        await self.open(game_id)
+        return game_id
 
     async def open(self, game_id: int) -> None:
         initial = not self.game_ids
@@ -914,6 +937,21 @@ class Run:
         self.rng = random.Random(config.seed)
         self.stopping = asyncio.Event()
         self.clock = asyncio.get_running_loop().time
+        self._first_games = 0  # the matches that made (or failed to make) their first game
+        self._all_made = asyncio.Event()
+
+    def first_game_made(self) -> None:
+        self._first_games += 1
+        if self._first_games >= self.config.games:
+            self._all_made.set()
+
+    async def all_games_made(self) -> None:
+        """Wait until every match has made its first game, or the run stops."""
+        made = asyncio.ensure_future(self._all_made.wait())
+        stopped = asyncio.ensure_future(self.stopping.wait())
+        _, pending = await asyncio.wait({made, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
 
     async def sleep(self, seconds: float) -> None:
         """Sleep, but wake at once when the run stops."""
@@ -1080,6 +1118,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         set_up_seconds=set_up_seconds,
         all_seated=seated,
         ramp=config.ramp,
+        seat_first=config.seat_first,
         game_ids=sorted(i for m in matches for i in m.game_ids),
     )
     return report, socket_versions

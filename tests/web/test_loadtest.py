@@ -135,13 +135,20 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         multiprocessing.set_start_method(cls._start_method, force=True)
 
     def test_twenty_games_play_without_a_single_error(self) -> None:
+        self._play(games=20, seconds=10, seat_first=False)
+
+    def test_games_made_first_then_seated_together_play_without_an_error(self) -> None:
+        self._play(games=6, seconds=5, seat_first=True)
+
+    def _play(self, *, games: int, seconds: float, seat_first: bool) -> None:
         out = io.StringIO()
         config = loadtest.Config(
             urls=[self.live_server_url],
-            games=20,
+            games=games,
             think=(0.05, 0.3),
-            seconds=10,
+            seconds=seconds,
             ramp=2,
+            seat_first=seat_first,
             deck=24,
             players_via="db",  # the test database is the server's: no password hash per player
             # Generous: a busy 2-core machine may be slow, and this test asserts no timing.

@@ -31,6 +31,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seconds", type=float, default=60, help="how long to play")
         parser.add_argument("--ramp", type=float, default=5, help="start the games over this long")
+        parser.add_argument(
+            "--seat-first",
+            action="store_true",
+            help="make every game before any socket opens, then open them all at once (how "
+            "long a crowd takes to sit down)",
+        )
         parser.add_argument("--deck", type=int, choices=(24, 32, 36), default=36)
         parser.add_argument(
             "--players",
@@ -74,6 +80,7 @@ class Command(BaseCommand):
                 think=loadtest.parse_think(options["think"]),
                 seconds=options["seconds"],
                 ramp=options["ramp"],
+                seat_first=options["seat_first"],
                 deck=options["deck"],
                 players_via=options["players"],
                 via=options["via"],
