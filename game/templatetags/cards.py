@@ -100,9 +100,11 @@ def clock(milliseconds: int | None) -> str:
 
 
 # --- The table's hot loops, built in Python ---------------------------------------------------
-# A hand, the pile and the move log are most of a table's markup, and a table is rendered on every
-# turn: written as template loops they were most of a move's cost (a 36-card table took 8 ms to
-# render, 1.5 ms this way). The markup is the same as a template would write.
+# The seats with their hands, the pile, a beat's second cards and the move log are most of a
+# table's markup, and a table is rendered twice a turn: written as template loops and includes
+# they were most of a move's cost (a 36-card table took 8 ms to render, 1.5 ms once the loops were
+# Python, about half that again with the seats and pile). The markup is what a template would
+# write; messages are looked up outside f-strings, where makemessages finds them.
 
 _CHIP = '<span class="card__rank">{}</span><span class="card__suit">{}</span>'
 #: A playable card's face is seen, its action heard: a name in words that does not repeat the
