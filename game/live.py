@@ -12,6 +12,7 @@ Nothing here reads or writes the database.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
@@ -143,6 +144,7 @@ class LiveGames:
             if before is None or (before.game.seat0_id, before.game.seat1_id) != players:
                 self._games.pop(game.pk, None)
                 return
+            game = copy.copy(game)  # what is kept: the caller may go on changing its own
             game.seat0, game.seat1 = before.game.seat0, before.game.seat1
             notations = None
             if before.game.version == game.version - 1 and before.notations is not None:
@@ -155,7 +157,7 @@ class LiveGames:
     def read(self, game: Game, notations: tuple[str, ...]) -> None:
         """A reader read ``game`` and its turns' ``notations`` (its players loaded)."""
         with self._lock:
-            self._keep(Snapshot(game, notations))
+            self._keep(Snapshot(copy.copy(game), notations))
 
     def forget(self, game_id: int) -> None:
         with self._lock:

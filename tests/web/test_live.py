@@ -90,7 +90,7 @@ def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_fo
     live = LiveGames()
     live.read(newer, ())
     live.read(older, ())
-    assert live.at(game.pk, newer.version).game is newer
+    assert live.at(game.pk, newer.version).game.version == newer.version
     assert live.at(game.pk, newer.version + 1) is None
 
 
@@ -112,3 +112,15 @@ def test_only_the_latest_games_are_kept(alice, bob):
         live.read(games[-1], ())
     assert live.at(games[0].pk, 0) is None
     assert live.at(games[1].pk, 0) is not None and live.at(games[2].pk, 0) is not None
+
+
+def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    game = _read(services.game_join(game_id=seek.pk, user=bob, trump="H").pk)
+    live = LiveGames()
+    live.read(game, ())
+    game.version += 5
+    game.status = Game.Status.ABORTED
+    kept = live.at(game.pk, 0)
+    assert kept is not None and kept.game.version == game.version - 5
+    assert kept.game.status == Game.Status.ACTIVE and str(kept.game.seat1) == "bob"
