@@ -3,7 +3,8 @@
 import pytest
 
 from game.ai.evaluate import evaluate
-from game.engine import position_from_json
+from game.ai.search import AlphaBeta
+from game.engine import TAKE, position_from_json
 
 
 def _position(mine, theirs, pile=(), trumps=("D", "H")):
@@ -34,3 +35,22 @@ def test_the_opponents_holding_their_trump_ace_is_no_gain():
     theirs_with_ace = evaluate(_position(mine, [*others, "AH"]))
     theirs_with_a_ten = evaluate(_position(mine, [*others, "TH"]))
     assert theirs_with_ace < theirs_with_a_ten
+
+
+#: Ply 167 of game 9 of ``arena/hard-lowest-beat.jsonl`` as kept at commit 9c13348 (deal 4,
+#: the bot in seat 0): ``hard``, holding 17 cards to the bot's 18, took this lead and the next
+#: 13 in a row, and the game ended in a draw by repetition.
+BOT_HAND = "9S JS QS KS AS TH JH QH KH AH TD JD QD AD JC QC KC AC"
+HARD_HAND = "6S 8S TS 6H 7H 8H 9H 6D 7D 8D 9D KD 6C 7C 8C 9C TC"
+TOOK_EVERY_LEAD = {
+    "trumps": ["H", "D"],
+    "hands": [BOT_HAND.split(), HARD_HAND.split()],
+    "pile": ["7S"],
+    "to_move": 1,
+}
+
+
+def test_the_search_beats_the_lead_it_used_to_take():
+    # Not proven won (35 cards): the fitted weight's search took here from depth 3 on.
+    result = AlphaBeta().search(position_from_json(TOOK_EVERY_LEAD), max_depth=3)
+    assert TAKE not in result.best
