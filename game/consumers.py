@@ -68,6 +68,15 @@ def _render(table: Table, viewer: Hashable, user: object) -> str:
         return chat.oob(render_table(table, user=user), "table")
 
 
+def _tables_read(game: Game, seats: list[int | None]) -> list[Table]:
+    """:func:`tables_for` a game just read from the database, which this process then keeps:
+    the next turn's tables start from it (:data:`game.live.LIVE_GAMES`)."""
+    tables = tables_for(game, seats)
+    if tables[0].state is not None:
+        LIVE_GAMES.read(game, tables[0].moves)
+    return tables
+
+
 @in_socket_thread
 def _arrive(game_id: int, user: object) -> _Arrival:
     if chat.refused(user):
@@ -77,9 +86,7 @@ def _arrive(game_id: int, user: object) -> _Arrival:
         return _Arrival(NOT_FOUND_CODE)
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
-    table = table_for(game, seat)
-    if table.state is not None:  # the next turn's tables start from this read
-        LIVE_GAMES.read(game, table.moves)
+    table = _tables_read(game, [seat])[0]
     html = _render(table, viewer, user) + chat.log_of(game, user)
     return _Arrival(None, viewer, game.version, html)
 
@@ -94,14 +101,12 @@ def _render_all(
     played over one of its sockets) is not read again (:data:`game.live.LIVE_GAMES`)."""
     seats = [seat if isinstance(seat, int) else None for seat, _language in viewers]
     snapshot = LIVE_GAMES.at(game_id, version)
-    if snapshot is not None and snapshot.notations is not None:
+    if snapshot is not None:
         game = snapshot.game
         tables = tables_for(game, seats, snapshot.notations)
     else:
         game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
-        tables = tables_for(game, seats)
-        if tables[0].state is not None:
-            LIVE_GAMES.read(game, tables[0].moves)
+        tables = _tables_read(game, seats)
     keys = list(viewers)
     rendered = zip(keys, tables, strict=True)
     return game.version, {key: _render(table, key, viewers[key]) for key, table in rendered}

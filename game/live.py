@@ -106,10 +106,10 @@ def events_of(game: Game, state: GameState | None, move: Move | None) -> tuple[E
 @dataclass(frozen=True)
 class Snapshot:
     """A game at one version, as saved or read here: the row with its players loaded, and its
-    turns' notations in order when they are known."""
+    turns' notations in order."""
 
     game: Game
-    notations: tuple[str, ...] | None
+    notations: tuple[str, ...]
 
 
 class LiveGames:
@@ -146,22 +146,20 @@ class LiveGames:
                 return
             game = copy.copy(game)  # what is kept: the caller may go on changing its own
             game.seat0, game.seat1 = before.game.seat0, before.game.seat1
-            notations = None
-            if before.game.version == game.version - 1 and before.notations is not None:
-                notations = before.notations
-                if move is not None:
-                    known = move.ply == len(notations)
-                    notations = (*notations, move.notation) if known else None
+            notations = before.notations
+            follows = before.game.version == game.version - 1
+            if move is not None and follows and move.ply == len(notations):
+                notations = (*notations, move.notation)
+            elif not follows or move is not None:  # turns missed: a reader reads them
+                if before.game.version < game.version:
+                    self._games.pop(game.pk, None)
+                return
             self._keep(Snapshot(game, notations))
 
     def read(self, game: Game, notations: tuple[str, ...]) -> None:
         """A reader read ``game`` and its turns' ``notations`` (its players loaded)."""
         with self._lock:
             self._keep(Snapshot(copy.copy(game), notations))
-
-    def forget(self, game_id: int) -> None:
-        with self._lock:
-            self._games.pop(game_id, None)
 
     def clear(self) -> None:
         with self._lock:
@@ -170,11 +168,7 @@ class LiveGames:
     def _keep(self, snapshot: Snapshot) -> None:
         game_id = snapshot.game.pk
         before = self._games.get(game_id)
-        if before is not None and (
-            before.game.version > snapshot.game.version
-            # The same version, no better known.
-            or (before.game.version == snapshot.game.version and snapshot.notations is None)
-        ):
+        if before is not None and before.game.version > snapshot.game.version:
             return
         self._games[game_id] = snapshot
         self._games.move_to_end(game_id)
