@@ -12,7 +12,10 @@ Their database work runs in the sockets' threads
 A player's turns come over the game's socket while it is open (``static/js/table.js``), with
 no HTTP request to parse, no session to load and no middleware to pass: the turn lands through the
 same service as the table's POST, and the table at the new version reaches every socket, the
-mover's too. A refused turn is answered to its sender alone, as the table with why.
+mover's too. The thread that plays the turn also renders the tables of this process's viewers at
+its version, and the event loop announces the version once they are kept: one trip to the
+threads per turn, where sending from the thread and rendering on hearing it took three.
+A refused turn is answered to its sender alone, as the table with why.
 
 The game's socket also carries its chat (``moderation.chat``): the two players send lines over it
 (htmx's ``ws-send``), and everyone gets the chat as *they* see it. A banned user's sockets are
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,7 +35,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game import services
-from game.live import LIVE_GAMES, LOBBY_GROUP, game_group
+from game.live import LIVE_GAMES, LOBBY_GROUP, Message, game_group, held_messages
 from game.models import Game
 from game.selectors import lobby_seeks
 from game.services import GameError
@@ -91,8 +94,7 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     return _Arrival(None, viewer, game.version, html)
 
 
-@in_play_thread
-def _render_all(
+def _tables_at(
     game_id: int, version: int, viewers: Mapping[Hashable, object]
 ) -> tuple[int, dict[Hashable, str]]:
     """The table as each of ``viewers`` sees it at ``version`` or newer, ready to swap in; with
@@ -112,6 +114,7 @@ def _render_all(
     return game.version, {key: _render(table, key, viewers[key]) for key, table in rendered}
 
 
+_render_all = in_play_thread(_tables_at)
 _TABLES = TableCache(_render_all)
 
 
@@ -142,22 +145,40 @@ def _turn_in(text_data: str | None) -> _Turn | None:
     return _Turn(data["move"], ply if type(ply) is int else None)
 
 
+@dataclass(frozen=True)
+class _Played:
+    """What playing a turn gave the event loop to send: the messages it published, the tables
+    at the new version for this process's viewers (``version`` -1: none), and when the turn was
+    refused, the table as its sender sees it, saying why."""
+
+    messages: list[Message]
+    version: int = -1
+    tables: Mapping[Hashable, str] = field(default_factory=dict)
+    refused: str | None = None
+
+
 @in_play_thread
-def _play(game_id: int, user: object, turn: _Turn) -> str | None:
-    """Play ``turn``; when it is refused, the table as its sender sees it, saying why."""
-    try:
-        if turn.ply is None:
-            raise GameError(_("The turn came without its ply: reload the page."))
-        services.game_play_move(
-            game_id=game_id, user=user, notation=turn.notation, expected_ply=turn.ply
-        )
-    except GameError as error:
-        game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
-        if game is None:
-            return None
-        html = render_table(table_for(game, game.seat_of(user)), user=user, error=str(error))
-        return chat.oob(html, "table")
-    return None
+def _play(game_id: int, user: object, turn: _Turn, viewers: Mapping[Hashable, object]) -> _Played:
+    """Play ``turn`` and, in the same trip to this thread, render the tables of ``viewers`` at
+    the new version: the messages that announce it are sent once those tables are kept, so
+    each socket here finds its table ready."""
+    with held_messages() as messages:
+        try:
+            if turn.ply is None:
+                raise GameError(_("The turn came without its ply: reload the page."))
+            progress = services.game_play_move(
+                game_id=game_id, user=user, notation=turn.notation, expected_ply=turn.ply
+            )
+        except GameError as error:
+            game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+            if game is None:
+                return _Played(messages)
+            html = render_table(table_for(game, game.seat_of(user)), user=user, error=str(error))
+            return _Played(messages, refused=chat.oob(html, "table"))
+    if not viewers:
+        return _Played(messages)
+    version, tables = _tables_at(game_id, progress.game.version, viewers)
+    return _Played(messages, version, tables)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -202,9 +223,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         turn = _turn_in(text_data)
         if turn is not None:
-            refused = await _play(self.game_id, user, turn)
-            if refused:
-                await self.send(text_data=refused)
+            played = await _play(self.game_id, user, turn, _TABLES.viewers(self.game_id))
+            _TABLES.put(self.game_id, played.version, played.tables)
+            for group, message in played.messages:
+                await self.channel_layer.group_send(group, message)
+            if played.refused:
+                await self.send(text_data=played.refused)
             return
         await self.send(text_data=await chat.receive(self.game_id, user, text_data))
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 from asgiref.sync import async_to_sync
@@ -183,10 +185,35 @@ LIVE_GAMES = LiveGames()
 # --- Publishing on commit -----------------------------------------------------------------------
 
 
+#: A group and what to tell it.
+Message = tuple[str, dict[str, object]]
+
+_held = threading.local()
+
+
+@contextmanager
+def held_messages() -> Iterator[list[Message]]:
+    """Keep the messages this thread publishes meanwhile in the list yielded, for the caller to
+    send from the event loop. A socket's turn is played in a thread: sending from there would
+    cross to the loop and back for each message, and would reach the sockets before the tables
+    the thread renders next (``game.consumers``)."""
+    messages: list[Message] = []
+    _held.messages = messages
+    try:
+        yield messages
+    finally:
+        _held.messages = None
+
+
 def send_after_commit(group: str, message: dict[str, object]) -> None:
-    """Tell a channel-layer group once the current transaction commits (at once outside one)."""
+    """Tell a channel-layer group once the current transaction commits (at once outside one),
+    or keep the message where :func:`held_messages` asks."""
 
     def send() -> None:
+        held = getattr(_held, "messages", None)
+        if held is not None:
+            held.append((group, message))
+            return
         layer = get_channel_layer()
         if layer is not None:
             async_to_sync(layer.group_send)(group, message)

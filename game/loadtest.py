@@ -140,6 +140,8 @@ class Seated:
     moves: int
     turn: Latency
     relay: Latency
+    #: The servers' CPU over those seconds (``--pid``).
+    server_cpu_seconds: float = 0.0
 
     @property
     def moves_per_second(self) -> float:
@@ -216,7 +218,13 @@ class Report:
         if seated is not None:
             lines += [
                 f"  once all {2 * self.games} sockets were open, the last {seated.seconds:.1f} s: "
-                f"{seated.moves} moves, {seated.moves_per_second:.1f} moves/s",
+                f"{seated.moves} moves, {seated.moves_per_second:.1f} moves/s"
+                + (
+                    f"; server CPU {seated.server_cpu_seconds:.1f} s, "
+                    f"{1000 * seated.server_cpu_seconds / seated.moves:.1f} ms a move"
+                    if self.server_cpu_seconds and seated.moves
+                    else ""
+                ),
                 row(f"turn ({self.via})", seated.turn),
                 row("relay", seated.relay),
             ]
@@ -266,6 +274,8 @@ class Stats:
     last_first_table: float = 0.0
     first_tables: int = 0  # the games' first sockets that got their table
     sockets_opened: int = 0
+    #: The servers' CPU (``--pid``) when the last game's sockets had their tables.
+    server_cpu_seated: dict[int, float] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
@@ -649,6 +659,8 @@ class Player:
             stats.first_socket_started = min(stats.first_socket_started, started)
             stats.last_first_table = max(stats.last_first_table, arrived)
             stats.first_tables += 1
+            if stats.first_tables == 2 * self.run.config.games:
+                stats.server_cpu_seated = {p: process_cpu_seconds(p) for p in self.run.config.pids}
 
     async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
         """Read the socket until it is closed; a close the player did not ask for is an error,
@@ -1072,6 +1084,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         await run.sleep(config.seconds)
         run.stopping.set()
         stopped = run.clock()
+        server_stopped = {pid: process_cpu_seconds(pid) for pid in config.pids}
         # The players finish the turn in hand (and wait for its relay) before they leave.
         await asyncio.wait(tasks, timeout=config.relay_timeout + config.http_timeout)
         for task in tasks:
@@ -1093,7 +1106,10 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         since = stats.last_first_table
         turns = [t for t, sent in zip(stats.turn, stats.turn_sent, strict=True) if sent >= since]
         relays = [r for r, sent in zip(stats.relay, stats.relay_sent, strict=True) if sent >= since]
-        seated = Seated(stopped - since, len(turns), Latency.of(turns), Latency.of(relays))
+        seated_cpu = sum(server_stopped[pid] - cpu for pid, cpu in stats.server_cpu_seated.items())
+        seated = Seated(
+            stopped - since, len(turns), Latency.of(turns), Latency.of(relays), seated_cpu
+        )
     report = Report(
         url=" ".join(config.urls),
         games=config.games,

@@ -295,10 +295,7 @@ class TableCache:
         self._pending[game_id] = future
         try:
             rendered_version, htmls = await self.render_all(game_id, version, viewers)
-            for key, html in htmls.items():
-                latest = tables.get(key)
-                if latest is None or latest.version <= rendered_version:
-                    tables[key] = _Rendered(rendered_version, html)
+            self.put(game_id, rendered_version, htmls)
             future.set_result(None)
             return rendered_version, htmls[viewer]
         except BaseException as error:
@@ -307,6 +304,20 @@ class TableCache:
             raise
         finally:
             del self._pending[game_id]
+
+    def put(self, game_id: int, version: int, htmls: Mapping[Hashable, str]) -> None:
+        """Keep tables rendered elsewhere at ``version`` (a turn's, by the thread that played it),
+        for the viewers still watching, unless a newer one is kept."""
+        watching = self._viewers.get(game_id, {})
+        tables = self._latest.setdefault(game_id, {}) if watching else {}
+        for key, html in htmls.items():
+            latest = tables.get(key)
+            if key in watching and (latest is None or latest.version <= version):
+                tables[key] = _Rendered(version, html)
+
+    def viewers(self, game_id: int) -> dict[Hashable, object]:
+        """The game's viewers in this process, each with the user of one of its sockets."""
+        return {key: user for key, (_, user) in self._viewers.get(game_id, {}).items()}
 
     def watch(self, game_id: int, viewer: Hashable, user: object) -> None:
         """A socket of this process started watching the game as ``viewer`` (``user``'s)."""

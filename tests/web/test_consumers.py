@@ -143,6 +143,35 @@ async def test_a_turn_sent_over_the_socket_lands_and_reaches_both_players():
         await socket.disconnect()
 
 
+async def test_a_turn_over_the_socket_brings_the_tables_it_rendered_in_its_own_trip(monkeypatch):
+    from game import consumers
+
+    asked = []
+    real = consumers._TABLES.render_all
+
+    async def render_all(game_id, version, viewers):
+        asked.append(version)
+        return await real(game_id, version, viewers)
+
+    monkeypatch.setattr(consumers._TABLES, "render_all", render_all)
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, alice), await connect(path, bob)]
+    sockets.append(await connect(path, AnonymousUser()))
+    for socket in sockets:
+        await socket.receive_from(timeout=5)
+    history = await database_sync_to_async(history_of)(game)
+    move = str(history.legal_moves()[0])
+    await sockets[history.position.to_move].send_json_to({"move": move, "ply": 0})
+    tables = [await socket.receive_from(timeout=5) for socket in sockets]
+    assert all('data-ply="1"' in table for table in tables)
+    assert len(set(tables)) == 3  # each seat's own, and the spectator's
+    assert asked == []  # no socket had to render or read anything more
+    for socket in sockets:
+        assert await socket.receive_nothing(timeout=0.2)
+        await socket.disconnect()
+
+
 @pytest.mark.parametrize(
     ("frame", "why"),
     [
