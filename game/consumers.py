@@ -39,7 +39,8 @@ from game.live import LIVE_GAMES, LOBBY_GROUP, Message, game_group, held_message
 from game.models import Game
 from game.selectors import lobby_seeks
 from game.services import GameError
-from game.tables import Table, TableCache, render_table, table_for, tables_for
+from game.table_markup import render_table
+from game.tables import Table, TableCache, table_for, tables_for
 from moderation import chat
 from yourtrumps_site.socket_threads import in_play_thread, in_socket_thread
 

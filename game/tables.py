@@ -16,13 +16,10 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
-from django.http import HttpRequest
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from game import engine
-from game.forms import JoinForm
 from game.models import Game
 from game.selectors import ABANDON_AFTER, abandoned, stored_state
 from game.turns import Turn, moved_cards, spoken, turns_of
@@ -229,14 +226,6 @@ def tables_for(
         bottom = 0 if viewer is None else viewer
         tables.append(Table(game, viewer, state, moves, seats[bottom], seats[1 - bottom]))
     return tables
-
-
-def render_table(table: Table, *, request: HttpRequest | None = None, **context: object) -> str:
-    """The table partial; ``context`` may add an error message."""
-    context = {"table": table, **context}
-    if table.game.status == Game.Status.SEEKING:  # the join form, built only where it shows
-        context.setdefault("join_form", JoinForm())
-    return render_to_string("game/_table.html", context, request=request)
 
 
 # --- One rendering per version and viewer -------------------------------------------------------

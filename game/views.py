@@ -21,7 +21,8 @@ from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
 from game.models import Game
 from game.selectors import games_being_played, games_in_play, lobby_seeks
 from game.services import GameError
-from game.tables import render_table, table_for
+from game.table_markup import render_table
+from game.tables import table_for
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -153,9 +154,10 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page; an htmx request (a refresh) gets the partial."""
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     view = table_for(game, game.seat_of(request.user))
+    html = render_table(view, request=request)
     if request.htmx:
-        return HttpResponse(render_table(view, request=request))
-    return render(request, "game/table.html", {"table": view, "join_form": JoinForm()})
+        return HttpResponse(html)
+    return render(request, "game/table.html", {"table": view, "table_html": html})
 
 
 #: Sent by a table page while its websocket is open (static/js/table.js): the socket brings

@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
@@ -117,13 +116,18 @@ def _classes(f: dict[str, str], *extra: tuple[bool, str]) -> str:
     return " ".join(["card", f"card--{f['colour']}", *(name for on, name in extra if on)])
 
 
-@register.simple_tag(takes_context=True)
-def seat(
-    context: template.Context, seat: Any, mine: bool, table: Any = None, highlight: Any = ()
-) -> SafeString:
+@register.simple_tag
+def seat(seat: Any, highlight: Any = ()) -> SafeString:
+    """One side of a replay's position, nothing to play (:func:`seat_html`); ``highlight``
+    marks the cards just moved."""
+    return seat_html(seat, False, None, highlight, "")
+
+
+def seat_html(seat: Any, mine: bool, table: Any, highlight: Any, csrf: str) -> SafeString:
     """One side of the table, or of a replay's position: the holder's name, trumps, card count,
     clock and whether they are to move, over their hand. The viewer's own cards (``mine``) are
-    buttons when they start a legal turn of ``table``'s; ``highlight`` marks cards just moved."""
+    buttons when they start a legal turn of ``table``'s, in forms carrying ``csrf`` (the
+    token's hidden input, or nothing); ``highlight`` marks cards just moved."""
     # Each message outside the f-strings: xgettext does not look inside them.
     escape = html.escape
     n = len(seat.hand)
@@ -147,14 +151,12 @@ def seat(
     return mark_safe(
         f'<section class="seat{" seat--to-move" if seat.to_move else ""}">'
         f'<header class="seat__head">{" ".join(head)}</header>'
-        f"{_hand(context, seat, mine, table, highlight)}</section>"
+        f"{_hand(csrf, seat, mine, table, highlight)}</section>"
     )
 
 
-def _hand(
-    context: template.Context, seat: Any, mine: bool, table: Any, highlight: Any
-) -> SafeString:
-    """A seat's hand (:func:`seat`)."""
+def _hand(csrf: str, seat: Any, mine: bool, table: Any, highlight: Any) -> SafeString:
+    """A seat's hand (:func:`seat_html`)."""
     playable = table.playable if mine and table is not None else set()
     idle = bool(mine and table is not None and table.my_turn)
     language = get_language()
@@ -162,7 +164,7 @@ def _hand(
     for card in seat.hand:
         trump = card.suit == seat.trump
         if card in playable:
-            items.append(_play_button(context, table, card, face(card), trump))
+            items.append(_play_button(csrf, table, card, face(card), trump))
         else:
             items.append(_picture(str(card), language, trump, idle, card in highlight, False))
     if not items:
@@ -196,9 +198,7 @@ def _picture(
     )
 
 
-def _play_button(
-    context: template.Context, table: Any, card: Any, f: dict[str, str], trump: bool
-) -> SafeString:
+def _play_button(csrf: str, table: Any, card: Any, f: dict[str, str], trump: bool) -> SafeString:
     """A playable card: a beat's first click (it shows that beat's second cards, which the
     table carries: :func:`second_cards`), or a lead or a beat with one's last card, played at
     once."""
@@ -219,7 +219,7 @@ def _play_button(
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
     button = _turn_button(f["code"], classes, label, f["rank"], f["symbol"])
-    return _turn_form(CsrfTokenNode().render(context), table, button)
+    return _turn_form(csrf, table, button)
 
 
 def _turn_form(csrf: str, table: Any, buttons: str, classes: str = "") -> SafeString:
@@ -276,13 +276,11 @@ def _beat_choice(beater: str, language: str | None) -> tuple[str, str]:
     )
 
 
-@register.simple_tag(takes_context=True)
-def second_cards(context: template.Context, table: Any) -> SafeString:
+def second_cards(table: Any, csrf: str) -> SafeString:
     """For each card the viewer may beat with, the second cards that may follow it, hidden until
     that card is picked (``static/js/table.js``): one form each, a button per second card, with
     a way back."""
     language = get_language()
-    csrf = CsrfTokenNode().render(context)
     trump = table.bottom.trump.letter if table.beats else ""
     parts = []
     for beater, seconds in table.beats:
@@ -318,10 +316,9 @@ def pile(cards: Sequence[Any], highlight: Any = ()) -> SafeString:
     )
 
 
-@register.simple_tag
 def move_list(turns: Sequence[Any]) -> SafeString:
     """The turns played (:class:`game.turns.Turn`), one list item each, numbered and with their
-    mover (``_table.html``'s move log), the last one marked current: the standard library's
+    mover (the table's move log), the last one marked current: the standard library's
     escaping, since a long game's log is hundreds of items on every table."""
     current = len(turns) - 1
     return mark_safe(
@@ -336,4 +333,3 @@ def move_list(turns: Sequence[Any]) -> SafeString:
 
 
 _CURRENT = ' aria-current="step"'
-

@@ -7,7 +7,8 @@ from game import services
 from game.live import LIVE_GAMES, LiveGames
 from game.models import Game
 from game.selectors import history_of
-from game.tables import render_table, tables_for
+from game.table_markup import render_table
+from game.tables import tables_for
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,8 @@ from game import engine, services
 from game.engine.state import repetition_key
 from game.models import Game
 from game.selectors import stored_state
-from game.tables import render_table, table_for
+from game.table_markup import render_table
+from game.tables import table_for
 from game.turns import Turn, moved_cards, spoken, turns_of
 
 
