@@ -136,6 +136,13 @@ class LiveGames:
             snapshot = self._games.get(game_id)
         return snapshot if snapshot is not None and snapshot.game.version >= version else None
 
+    def latest(self, game_id: int) -> Game | None:
+        """A copy of the game as last committed or read here, if kept, for a writer to change:
+        its save must then find the row still at that version."""
+        with self._lock:
+            snapshot = self._games.get(game_id)
+        return copy.copy(snapshot.game) if snapshot is not None else None
+
     def saved(self, game: Game, move: Move | None) -> None:
         """``game`` was committed at its version, with ``move`` the turn stored, if any. Its
         players are those of the game kept before (a service reads the row alone); a game

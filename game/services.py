@@ -1,10 +1,13 @@
 """Everything that changes stored games: the only writers (DESIGN.md).
 
-Each service is keyword-only and runs in one transaction. A move locks the
-game row (``select_for_update``) and checks the ply the player saw, so two
-submissions for one ply can never both land (and the unique ``game + ply``
-constraint backs that up). After the commit, viewers are told that the game
-changed, with its new version.
+Each service is keyword-only and runs in one transaction. A change locks the
+game row (``select_for_update``), and every save is conditional on the version
+it read, so two submissions for one ply can never both land (the unique
+``game + ply`` constraint backs that up). A person's turn is first checked
+against the game as this process last committed or read it (``LIVE_GAMES``),
+without reading the row: its save then finds the row at that version, or the
+turn is checked again on the row read locked. After the commit, viewers are
+told that the game changed, with its new version.
 """
 
 from __future__ import annotations
@@ -23,7 +26,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from game import ai, engine, records
-from game.live import ComputerToMove, Event, Progress, events_of, publish, publish_lobby
+from game.live import (
+    LIVE_GAMES,
+    ComputerToMove,
+    Event,
+    Progress,
+    events_of,
+    publish,
+    publish_lobby,
+)
 from game.models import Analysis, Game, ImportedGame, Move
 from game.selectors import abandoned, history_of, start_position, stored_state
 
@@ -37,6 +48,10 @@ Chooser = Callable[..., str]
 
 class GameError(Exception):
     """A request the game cannot carry out; the message is for the player."""
+
+
+class _Stale(Exception):
+    """The game was saved meanwhile: the version a change started from is not the row's."""
 
 
 def _locked(game_id: int) -> Game:
@@ -57,7 +72,9 @@ def _save(
     if state is not None:
         game.state = state.to_json()
         fields = [*fields, "state"]
-    game.save(update_fields=[*fields, "version"])
+    values = {name: getattr(game, name) for name in [*fields, "version"]}
+    if not Game.objects.filter(pk=game.pk, version=game.version - 1).update(**values):
+        raise _Stale(game.pk)
     progress = Progress(game, state, events_of(game, state, move), move)
     publish(progress)
     _ask_for_computer_reply(game, progress.events)
@@ -253,7 +270,8 @@ _OUTCOME_REASONS = {
 
 
 def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Progress | None:
-    """Check and store one turn on a locked game row, inside the caller's transaction.
+    """Check and store one turn, inside the caller's transaction: on a locked game row, or on
+    the game as last committed (its save raises :class:`_Stale` if the row moved on).
 
     Returns ``None`` when the mover's clock had already run out: the game is
     then finished on time instead, and the caller says so once that is committed.
@@ -277,15 +295,16 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
     if game.is_timed:
         field = "clock0_ms" if seat == 0 else "clock1_ms"
         setattr(game, field, getattr(game, field) - spent + game.clock_increment * 1000)
-    stored = Move.objects.create(
-        game=game, ply=expected_ply, player=seat, notation=str(move), time_spent_ms=spent
-    )
+    stored = Move(game=game, ply=expected_ply, player=seat, notation=str(move), time_spent_ms=spent)
     game.turn_started_at = now
     game.draw_offer = None
     outcome = after.outcome
     if outcome is not None:
         _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)
-    return _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
+    # The game's row first: a turn that lost the race stops there, before its ply's move.
+    progress = _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
+    stored.save(force_insert=True)
+    return progress
 
 
 _END_FIELDS = ["status", "reason", "winner", "finished_at", "draw_offer"]
@@ -317,14 +336,31 @@ def _moved(result: Progress | None) -> Progress:
 
 
 def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: int) -> Progress:
-    """A person's turn. ``expected_ply`` is the ply their page showed: a stale one is refused."""
+    """A person's turn. ``expected_ply`` is the ply their page showed: a stale one is refused.
+
+    Checked first on the game as this process last committed or read it, with no read: a turn
+    played here after the opponent's turn played here (most turns) then costs two writes. When
+    the row has moved on, or that game refuses the turn (it may be behind the row), the row read
+    locked decides."""
+    kept = LIVE_GAMES.latest(game_id)
+    if kept is not None:
+        try:
+            with transaction.atomic():
+                result = _person_turn(kept, user, notation, expected_ply)
+        except (_Stale, GameError):
+            pass
+        else:
+            return _moved(result)
     with transaction.atomic():
-        game = _locked(game_id)
-        seat = game.seat_of(user)
-        if seat is None:
-            raise GameError(_("Only the players of this game can move."))
-        result = _record_move(game, seat, notation, expected_ply)
+        result = _person_turn(_locked(game_id), user, notation, expected_ply)
     return _moved(result)
+
+
+def _person_turn(game: Game, user: object, notation: str, expected_ply: int) -> Progress | None:
+    seat = game.seat_of(user)
+    if seat is None:
+        raise GameError(_("Only the players of this game can move."))
+    return _record_move(game, seat, notation, expected_ply)
 
 
 def game_play_computer_move(

@@ -6,7 +6,8 @@ import pytest
 from game import services
 from game.live import LIVE_GAMES, LiveGames
 from game.models import Game
-from game.selectors import history_of
+from game.selectors import check_state, history_of, stored_state
+from game.services import GameError
 from game.table_markup import render_table
 from game.tables import tables_for
 
@@ -123,3 +124,59 @@ def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
     kept = live.at(game.pk, 0)
     assert kept is not None and kept.game.version == game.version - 5
     assert kept.game.status == Game.Status.ACTIVE and str(kept.game.seat1) == "bob"
+
+
+def _kept_game(alice, bob, capture):
+    """A game whose players and turns this process read, then two turns played here."""
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    with capture(execute=True):
+        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    LIVE_GAMES.read(_read(game.pk), ())
+    return _play(_read(game.pk), (alice, bob), 2, capture)
+
+
+def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
+    alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    history = history_of(game)
+    # The transaction, the game's row (conditional on its version) and the move: no SELECT.
+    with django_assert_num_queries(4) as captured:
+        services.game_play_move(
+            game_id=game.pk,
+            user=(alice, bob)[history.position.to_move],
+            notation=str(history.legal_moves()[0]),
+            expected_ply=history.ply,
+        )
+    assert not [q for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert history_of(_read(game.pk)).ply == history.ply + 1
+
+
+def test_a_kept_game_behind_the_row_neither_refuses_a_good_turn_nor_lets_a_stale_one_land(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    behind = LIVE_GAMES.at(game.pk, game.version)
+    # Another process plays a turn: this one keeps the game as it was before it.
+    game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)
+    LIVE_GAMES.clear()
+    LIVE_GAMES.read(behind.game, behind.notations)
+    history = history_of(game)
+    players = (alice, bob)
+    stale = stored_state(behind.game)  # the turn it would allow is no longer the game's
+    with pytest.raises(GameError, match="moved on"):
+        services.game_play_move(
+            game_id=game.pk,
+            user=players[stale.position.to_move],
+            notation=str(stale.position.legal_moves()[0]),
+            expected_ply=stale.ply,
+        )
+    services.game_play_move(
+        game_id=game.pk,
+        user=players[history.position.to_move],
+        notation=str(history.legal_moves()[0]),
+        expected_ply=history.ply,
+    )
+    stored = _read(game.pk)
+    assert stored.version == game.version + 1 and history_of(stored).ply == history.ply + 1
+    assert check_state(stored)
