@@ -35,7 +35,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game import services
-from game.live import LIVE_GAMES, LOBBY_GROUP, Message, game_group, held_messages
+from game.live import LIVE_GAMES, LOBBY_GROUP, Message, Snapshot, game_group, held_messages
 from game.models import Game
 from game.selectors import lobby_seeks
 from game.services import GameError
@@ -81,16 +81,32 @@ def _tables_read(game: Game, seats: list[int | None]) -> list[Table]:
     return tables
 
 
+def _kept_if_current(game_id: int) -> Snapshot | None:
+    """The game as this process keeps it, if the row is still at its version (one column read
+    instead of the row, its players and its turns): the second socket of a game finds it so."""
+    kept = LIVE_GAMES.at(game_id, 0)
+    if kept is None:
+        return None
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    return kept if version == kept.game.version else None
+
+
 @in_socket_thread
 def _arrive(game_id: int, user: object) -> _Arrival:
     if chat.refused(user):
         return _Arrival(chat.BANNED_CODE)
-    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
-    if game is None:
-        return _Arrival(NOT_FOUND_CODE)
-    seat = game.seat_of(user)
+    kept = _kept_if_current(game_id)
+    if kept is not None:
+        game = kept.game
+        seat = game.seat_of(user)
+        table = tables_for(game, [seat], kept.notations)[0]
+    else:
+        read = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+        if read is None:
+            return _Arrival(NOT_FOUND_CODE)
+        game, seat = read, read.seat_of(user)
+        table = _tables_read(game, [seat])[0]
     viewer = _viewer(seat, user)
-    table = _tables_read(game, [seat])[0]
     html = _render(table, viewer, user) + chat.log_of(game, user)
     return _Arrival(None, viewer, game.version, html)
 

@@ -180,3 +180,35 @@ def test_a_kept_game_behind_the_row_neither_refuses_a_good_turn_nor_lets_a_stale
     stored = _read(game.pk)
     assert stored.version == game.version + 1 and history_of(stored).ply == history.ply + 1
     assert check_state(stored)
+
+
+def test_a_socket_arriving_at_a_kept_current_game_reads_its_version_alone(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from game.consumers import _arrive
+
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    with CaptureQueriesContext(connection) as captured:
+        arrival = _arrive.func(game.pk, bob)
+    games = [q["sql"] for q in captured.captured_queries if '"game_game"' in q["sql"]]
+    assert len(games) == 1 and games[0].startswith('SELECT "game_game"."version"')
+    assert not [q for q in captured.captured_queries if '"game_move"' in q["sql"]]
+    assert arrival.version == game.version and f'data-version="{game.version}"' in arrival.html
+
+
+def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    from game.consumers import _arrive
+
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    behind = LIVE_GAMES.at(game.pk, game.version)
+    game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)  # "elsewhere"
+    LIVE_GAMES.clear()
+    LIVE_GAMES.read(behind.game, behind.notations)
+    arrival = _arrive.func(game.pk, alice)
+    assert arrival.version == game.version and f'data-ply="{history_of(game).ply}"' in arrival.html
+    assert LIVE_GAMES.at(game.pk, game.version) is not None  # and keeps what it read
