@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -41,6 +40,7 @@ from game.selectors import lobby_seeks
 from game.services import GameError
 from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
+from game.templatetags.lobby import seeks_html
 from moderation import chat
 from yourtrumps_site.socket_threads import in_play_thread, in_socket_thread
 
@@ -305,6 +305,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     @in_socket_thread
     def _render(self) -> str:
         seeks, more = lobby_seeks()
-        context = {"seeks": seeks, "more_seeks": more, "user": self.scope.get("user")}
-        html = render_to_string("game/_seeks.html", context)
-        return chat.oob(html, "seeks")
+        return chat.oob(seeks_html(seeks, more, self.scope.get("user")), "seeks")
