@@ -164,22 +164,27 @@ def _turn_in(text_data: str | None) -> _Turn | None:
 
 @dataclass(frozen=True)
 class _Played:
-    """What playing a turn gave the event loop to send: the messages it published, the tables
-    at the new version for this process's viewers (``version`` -1: none), and when the turn was
-    refused, the table as its sender sees it, saying why."""
+    """What playing a turn gave the event loop: the tables at the new version for this process's
+    viewers (``version`` -1: none), and when the turn was refused, the table as its sender sees
+    it, saying why."""
 
-    messages: list[Message]
     version: int = -1
     tables: Mapping[Hashable, str] = field(default_factory=dict)
     refused: str | None = None
 
 
 @in_play_thread
-def _play(game_id: int, user: object, turn: _Turn, viewers: Mapping[Hashable, object]) -> _Played:
+def _play(
+    game_id: int,
+    user: object,
+    turn: _Turn,
+    viewers: Mapping[Hashable, object],
+    messages: list[Message],
+) -> _Played:
     """Play ``turn`` and, in the same trip to this thread, render the tables of ``viewers`` at
-    the new version: the messages that announce it are sent once those tables are kept, so
-    each socket here finds its table ready."""
-    with held_messages() as messages:
+    the new version; what the turn publishes is kept in ``messages``, sent by the caller once
+    those tables are kept, so that each socket here finds its table ready."""
+    with held_messages(messages):
         try:
             if turn.ply is None:
                 raise GameError(_("The turn came without its ply: reload the page."))
@@ -189,13 +194,12 @@ def _play(game_id: int, user: object, turn: _Turn, viewers: Mapping[Hashable, ob
         except GameError as error:
             game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
             if game is None:
-                return _Played(messages)
+                return _Played()
             html = render_table(table_for(game, game.seat_of(user)), user=user, error=str(error))
-            return _Played(messages, refused=chat.oob(html, "table"))
+            return _Played(refused=chat.oob(html, "table"))
     if not viewers:
-        return _Played(messages)
-    version, tables = _tables_at(game_id, progress.game.version, viewers)
-    return _Played(messages, version, tables)
+        return _Played()
+    return _Played(*_tables_at(game_id, progress.game.version, viewers))
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -240,10 +244,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         turn = _turn_in(text_data)
         if turn is not None:
-            played = await _play(self.game_id, user, turn, _TABLES.viewers(self.game_id))
-            _TABLES.put(self.game_id, played.version, played.tables)
-            for group, message in played.messages:
-                await self.channel_layer.group_send(group, message)
+            messages: list[Message] = []
+            try:
+                viewers = _TABLES.viewers(self.game_id)
+                played = await _play(self.game_id, user, turn, viewers, messages)
+                _TABLES.put(self.game_id, played.version, played.tables)
+            finally:  # a turn that landed is announced, whatever befell its tables
+                for group, message in messages:
+                    await self.channel_layer.group_send(group, message)
             if played.refused:
                 await self.send(text_data=played.refused)
             return

@@ -199,15 +199,15 @@ _held = threading.local()
 
 
 @contextmanager
-def held_messages() -> Iterator[list[Message]]:
-    """Keep the messages this thread publishes meanwhile in the list yielded, for the caller to
-    send from the event loop. A socket's turn is played in a thread: sending from there would
-    cross to the loop and back for each message, and would reach the sockets before the tables
-    the thread renders next (``game.consumers``)."""
-    messages: list[Message] = []
+def held_messages(messages: list[Message]) -> Iterator[None]:
+    """Keep the messages this thread publishes meanwhile in ``messages``, for the caller to send
+    from the event loop. A socket's turn is played in a thread: sending from there would cross to
+    the loop and back for each message, and would reach the sockets before the tables the thread
+    renders next (``game.consumers``). The list is the caller's, so that what was published is
+    sent even when the work after it fails."""
     _held.messages = messages
     try:
-        yield messages
+        yield
     finally:
         _held.messages = None
 

@@ -172,6 +172,27 @@ async def test_a_turn_over_the_socket_brings_the_tables_it_rendered_in_its_own_t
         await socket.disconnect()
 
 
+async def test_a_turn_whose_tables_failed_to_render_is_still_announced(monkeypatch):
+    from game import consumers
+
+    def broken(*args):
+        raise RuntimeError("the turn's tables could not be rendered")
+
+    monkeypatch.setattr(consumers, "_tables_at", broken)  # the sockets' own rendering still works
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, alice), await connect(path, bob)]
+    for socket in sockets:
+        await socket.receive_from(timeout=5)
+    history = await database_sync_to_async(history_of)(game)
+    mover = history.position.to_move
+    await sockets[mover].send_json_to({"move": str(history.legal_moves()[0]), "ply": 0})
+    assert 'data-ply="1"' in await sockets[1 - mover].receive_from(timeout=5)
+    await sockets[1 - mover].disconnect()
+    with pytest.raises(RuntimeError):  # the mover's socket failed with the rendering
+        await sockets[mover].receive_from(timeout=5)
+
+
 @pytest.mark.parametrize(
     ("frame", "why"),
     [
