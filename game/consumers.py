@@ -24,7 +24,9 @@ refused, and close when the ban is given.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -286,6 +288,35 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.close(code=chat.BANNED_CODE)
 
 
+_read_seeks = in_socket_thread(lobby_seeks)
+
+
+class LobbySeeks:
+    """The open seeks, read once per lobby change by this process's lobby sockets together: a
+    change is announced to every lobby socket, and each read them on its own (two queries per
+    socket per seek opened or taken). Each change carries an id of its own (``publish_lobby``)
+    and is sent once committed; the sockets hearing it share one read, started when the first
+    of them hears it, and each writes its list (a player's own seeks say so) from it. The reads
+    of the last ``keep`` changes are kept while late sockets may still ask."""
+
+    def __init__(self, keep: int = 16) -> None:
+        self.keep = keep
+        self._reads: OrderedDict[str, asyncio.Future[tuple[list[Game], int]]] = OrderedDict()
+
+    async def read(self, change: str | None) -> tuple[list[Game], int]:
+        if change is None:
+            return await _read_seeks()
+        read = self._reads.get(change)
+        if read is None:
+            read = self._reads[change] = asyncio.ensure_future(_read_seeks())
+            while len(self._reads) > self.keep:
+                self._reads.popitem(last=False)
+        return await asyncio.shield(read)
+
+
+_LOBBY_SEEKS = LobbySeeks()
+
+
 class LobbyConsumer(AsyncWebsocketConsumer):
     """The lobby's open seeks, pushed whenever one opens, closes or is taken."""
 
@@ -308,9 +339,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.close(code=chat.BANNED_CODE)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await self._render())
+        seeks, more = await _LOBBY_SEEKS.read(event.get("change"))
+        await self.send(text_data=await self._render(seeks, more))
 
     @in_socket_thread
-    def _render(self) -> str:
-        seeks, more = lobby_seeks()
+    def _render(self, seeks: list[Game], more: int) -> str:
         return chat.oob(seeks_html(seeks, more, self.scope.get("user")), "seeks")

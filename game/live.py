@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -242,5 +243,6 @@ def publish(progress: Progress) -> None:
 
 
 def publish_lobby() -> None:
-    """Once committed: the lobby's viewers re-read the open seeks."""
-    send_after_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+    """Once committed: the lobby's viewers re-read the open seeks (each change with an id of its
+    own, by which a process's lobby sockets share one read: ``game.consumers.LobbySeeks``)."""
+    send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "change": uuid.uuid4().hex})

@@ -86,6 +86,32 @@ async def test_the_lobby_updates_when_a_seek_opens():
     await lobby.disconnect()
 
 
+async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypatch):
+    from game import consumers
+
+    reads = []
+    real = consumers._read_seeks
+
+    async def counting():
+        reads.append(1)
+        return await real()
+
+    monkeypatch.setattr(consumers, "_read_seeks", counting)
+    users = get_user_model().objects
+    carol, dave = [
+        await database_sync_to_async(users.create_user)(name, password=f"pw-{name}-123")
+        for name in ("carol", "dave")
+    ]
+    sockets = [await connect("/ws/lobby/", user) for user in (carol, dave, AnonymousUser())]
+    await database_sync_to_async(services.game_create_seek)(user=carol, trump="C")
+    lists = [await socket.receive_from(timeout=5) for socket in sockets]
+    assert reads == [1]
+    assert all("carol" in html for html in lists)
+    assert "Your game" in lists[0] and "Your game" not in lists[1] + lists[2]
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_and_shared(
     monkeypatch,
 ):
