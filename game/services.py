@@ -357,6 +357,7 @@ def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: i
 
 
 def _person_turn(game: Game, user: object, notation: str, expected_ply: int) -> Progress | None:
+    """``user``'s turn on ``game``, read locked or as kept: only a player of it may move."""
     seat = game.seat_of(user)
     if seat is None:
         raise GameError(_("Only the players of this game can move."))
