@@ -49,14 +49,11 @@ FEATURES = (
 #: with all three; and the ace alone at +0.1 against the fitted weights (both hard, games
 #: 0-23) 81.2% (+19 =1 -4).
 #:
-#: The trump ace then rose to +0.3 (issue 22): at +0.1, dropping the opponent onto a small
-#: pile with their own trump ace (they must take it back) paid for a few cards, and a
-#: ``trumps-last`` bot keeps that ace for its last card and draws with it. In the 28 games of
-#: ``arena/hard-trumps-last.jsonl`` that hard did not win, it laid the bot's trump ace 23
-#: times, 4 of them onto an empty or one-card pile. Measured at hard's own time against
-#: ``trumps-last``, games 0-59: +0.1 80.0% (+42 =12 -6), +0.3 87.5% (+48 =9 -3); +0.5 on
-#: games 0-14 70.0% (+8 =5 -2) against 86.7% for +0.3, so stopped there.
-WEIGHTS: tuple[float, ...] = (0.0650, 0.1854, 0.0232, 0.3000, 0.0050, -0.0500, -0.0014, 0.0209)
+#: +0.3 for the ace was tried and not kept (issue 22, README): against ``trumps-last``, games
+#: 0-59, 87.5% (+48 =9 -3) against 80.0% (+42 =12 -6), since hard stopped leading the bot's
+#: trump ace back into its hand; but hard against medium (both at +0.3) won 2 and lost 6 of
+#: the 8 games that +0.1 won 6 of.
+WEIGHTS: tuple[float, ...] = (0.0650, 0.1854, 0.0232, 0.1000, 0.0050, -0.0500, -0.0014, 0.0209)
 
 
 def _unbeatable(hand: int, other: int, other_trump: int) -> int:
