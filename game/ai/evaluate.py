@@ -48,6 +48,11 @@ FEATURES = (
 #: alone at +0.1, 100% with all three; ``trumps-last`` (games 24-71) 39.6% fitted, 77.1%
 #: with all three; and the ace alone at +0.1 against the fitted weights (both hard, games
 #: 0-23) 81.2% (+19 =1 -4).
+#:
+#: +0.3 for the ace was tried and not kept (issue 22, README): against ``trumps-last``, games
+#: 0-59, 87.5% (+48 =9 -3) against 80.0% (+42 =12 -6), since hard stopped leading the bot's
+#: trump ace back into its hand; but hard against medium (both at +0.3) won 2 and lost 6 of
+#: the 8 games that +0.1 won 6 of.
 WEIGHTS: tuple[float, ...] = (0.0650, 0.1854, 0.0232, 0.1000, 0.0050, -0.0500, -0.0014, 0.0209)
 
 

@@ -54,3 +54,30 @@ def test_the_search_beats_the_lead_it_used_to_take():
     # Not proven won (35 cards): the fitted weight's search took here from depth 3 on.
     result = AlphaBeta().search(position_from_json(TOOK_EVERY_LEAD), max_depth=3)
     assert TAKE not in result.best
+
+
+#: Ply 137 of game 42 of ``arena/hard-trumps-last.jsonl`` (deal 21, hard in seat 0, trumps
+#: diamonds against the bot's clubs): hard led the bot's own trump ace onto the empty pile,
+#: the bot had to take it back, kept it for its last card and drew the game with it 58 plies
+#: later. Hard had done the same at ply 129; games 2 and 73 were lost after the same lead.
+HARD_KEEPS = "6S 6H 7H AD AC"
+BOT_KEEPS = (
+    "7S 8S 9S TS JS QS KS AS 8H 9H TH JH QH KH AH 6D 7D 8D 9D TD JD QD KD 6C 7C 8C 9C TC JC QC KC"
+)
+HANDED_BACK = {
+    "trumps": ["D", "C"],
+    "hands": [HARD_KEEPS.split(), BOT_KEEPS.split()],
+    "pile": [],
+    "to_move": 0,
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 22, open: with the trump ace at +0.1 the two cards the lead gains in the count"
+    " outweigh the bot's holding its ace again; +0.3 passes this but lost to medium (README)",
+)
+@pytest.mark.parametrize("depth", [3, 4])
+def test_the_search_keeps_the_opponents_trump_ace_out_of_their_hand(depth):
+    result = AlphaBeta().search(position_from_json(HANDED_BACK), max_depth=depth)
+    assert "AC" not in [str(move) for move in result.best]
