@@ -304,6 +304,12 @@ class TableCache:
             if key in watching and (latest is None or latest.version <= version):
                 tables[key] = _Rendered(version, html)
 
+    def clear(self) -> None:
+        """Forget every game's tables and viewers (between tests, whose games may share ids)."""
+        self._latest.clear()
+        self._pending.clear()
+        self._viewers.clear()
+
     def viewers(self, game_id: int) -> dict[Hashable, object]:
         """The game's viewers in this process, each with the user of one of its sockets."""
         return {key: user for key, (_, user) in self._viewers.get(game_id, {}).items()}

@@ -44,10 +44,14 @@ def _default_language_per_test():
 
 @pytest.fixture(autouse=True)
 def _no_live_games_across_tests():
-    """Each test starts with no game kept in memory (``game.live.LIVE_GAMES``): a test's games
-    are rolled back, and a later test's game may get the same id."""
+    """Each test starts with no game kept in memory (``game.live.LIVE_GAMES``) and no table
+    rendered or awaited (the sockets' table cache): a test's games are rolled back, and a later
+    test's game may get the same id."""
+    from game.consumers import _TABLES
     from game.live import LIVE_GAMES
 
     LIVE_GAMES.clear()
+    _TABLES.clear()
     yield
     LIVE_GAMES.clear()
+    _TABLES.clear()
