@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,8 @@ from game.tables import Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
 from moderation import chat
 from yourtrumps_site.socket_threads import in_play_thread, in_socket_thread
+
+logger = logging.getLogger(__name__)
 
 #: The close code of a socket for a game that does not exist.
 NOT_FOUND_CODE = 4404
@@ -201,7 +204,11 @@ def _play(
             return _Played(refused=chat.oob(html, "table"))
     if not viewers:
         return _Played()
-    return _Played(*_tables_at(game_id, progress.game.version, viewers))
+    try:
+        return _Played(*_tables_at(game_id, progress.game.version, viewers))
+    except Exception:  # the turn landed: its sockets render their own tables on hearing of it
+        logger.exception("rendering game %s's tables at version %s", game_id, progress.game.version)
+        return _Played()
 
 
 class GameConsumer(AsyncWebsocketConsumer):
