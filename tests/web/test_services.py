@@ -1,5 +1,7 @@
 """Game services: every way a game starts and ends, and the paths a move must not slip through."""
 
+import random
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -8,7 +10,8 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 
-from game import ai, engine, live, services
+from game import engine, live, services
+from game.ai.players import choose
 from game.models import Game, Move
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
@@ -26,8 +29,20 @@ def game(alice, bob):
 SEED = 20261129
 
 
-def easy_turn(game):
-    return ai.choose_move(engine.position_to_json(history_of(game).position), "easy")
+def easy_player(seed=SEED):
+    """The easy level with its chances drawn from ``seed``: the same game every run.
+
+    Called like :func:`game.ai.choose_move`, so it can stand in for the computer too.
+    """
+    rng = random.Random(seed)
+
+    def turn(position, level="easy", seconds=None, *, history=()):
+        start = engine.position_from_json(position)
+        seen = Counter(engine.position_from_json(p).key for p in history)
+        seen[start.key] += 1
+        return str(choose(start, level, seconds, seen, rng).move)
+
+    return turn
 
 
 def mover(game, alice, bob):
@@ -136,13 +151,23 @@ def test_only_the_player_to_move_may_move(game, alice, bob, carol):
 
 
 def test_a_whole_game_ends_by_the_rules_with_its_reason(game, alice, bob):
+    easy = easy_player()
+    history = history_of(game)  # kept here: replaying the log every turn made this quadratic
     while game.status == Game.Status.ACTIVE:
-        play(game, mover(game, alice, bob), easy_turn(game))
+        turn = easy(engine.position_to_json(history.position))
+        services.game_play_move(
+            game_id=game.pk,
+            user=(alice, bob)[history.position.to_move],
+            notation=turn,
+            expected_ply=history.ply,
+        )
+        history.play(turn)
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.reason in (Game.Reason.EMPTY_HAND, Game.Reason.LAST_CARD, Game.Reason.REPETITION)
     outcome = history_of(game).outcome
     assert outcome is not None and outcome.winner == game.winner
+    assert check_state(game)
 
 
 # -- ends other than the rules ---------------------------------------------------------------
@@ -233,17 +258,19 @@ def test_clocks_are_charged_and_given_the_increment(alice, bob):
 # -- the computer and rematches ------------------------------------------------------------------
 
 
-def test_the_computer_answers_its_turns_and_refuses_draws(alice):
+def test_the_computer_answers_its_turns_and_refuses_draws(alice, monkeypatch):
+    monkeypatch.setattr(Game._meta.get_field("seed"), "get_default", lambda: SEED)  # one deal
     game = services.game_create_vs_computer(user=alice, level="easy", trump="C")
     assert game.status == Game.Status.ACTIVE and game.trump1 in "SHD"
     with pytest.raises(GameError, match="does not agree"):
         services.game_offer_draw(game_id=game.pk, user=alice)
+    alices, computer = easy_player(1), easy_player(2)
     while game.status == Game.Status.ACTIVE:
         if history_of(game).position.to_move == 1:
-            assert services.game_play_computer_move(game_id=game.pk) is not None
+            assert services.game_play_computer_move(game_id=game.pk, choose=computer) is not None
         else:
-            assert services.game_play_computer_move(game_id=game.pk) is None
-            play(game, alice, easy_turn(game))
+            assert services.game_play_computer_move(game_id=game.pk, choose=computer) is None
+            play(game, alice, alices(engine.position_to_json(history_of(game).position)))
         game.refresh_from_db()
     assert game.reason in (Game.Reason.EMPTY_HAND, Game.Reason.LAST_CARD, Game.Reason.REPETITION)
 
