@@ -77,13 +77,18 @@ def _render(table: Table, viewer: Hashable, user: object) -> str:
         return chat.oob(render_table(table, user=user), "table")
 
 
-def _tables_read(game: Game, seats: list[int | None]) -> list[Table]:
-    """:func:`tables_for` a game just read from the database, which this process then keeps:
-    the next turn's tables start from it (:data:`game.live.LIVE_GAMES`)."""
-    tables = tables_for(game, seats)
-    if tables[0].state is not None:
-        LIVE_GAMES.read(game, tables[0].moves)
-    return tables
+def _read(game_id: int) -> Snapshot | None:
+    """The game read from the database, with its players and its turns' notations, which this
+    process then keeps: the next turn's tables start from it (:data:`game.live.LIVE_GAMES`).
+    ``None`` if there is no such game."""
+    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+    if game is None:
+        return None
+    if game.state is None:  # a seek: nothing dealt, no turns, nothing to keep
+        return Snapshot(game, ())
+    notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
+    LIVE_GAMES.read(game, notations)
+    return Snapshot(game, notations)
 
 
 def _kept_if_current(game_id: int) -> Snapshot | None:
@@ -100,18 +105,13 @@ def _kept_if_current(game_id: int) -> Snapshot | None:
 def _arrive(game_id: int, user: object) -> _Arrival:
     if chat.refused(user):
         return _Arrival(chat.BANNED_CODE)
-    kept = _kept_if_current(game_id)
-    if kept is not None:
-        game = kept.game
-        seat = game.seat_of(user)
-        table = tables_for(game, [seat], kept.notations)[0]
-    else:
-        read = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
-        if read is None:
-            return _Arrival(NOT_FOUND_CODE)
-        game, seat = read, read.seat_of(user)
-        table = _tables_read(game, [seat])[0]
+    current = _kept_if_current(game_id) or _read(game_id)
+    if current is None:
+        return _Arrival(NOT_FOUND_CODE)
+    game = current.game
+    seat = game.seat_of(user)
     viewer = _viewer(seat, user)
+    table = tables_for(game, [seat], current.notations)[0]
     html = _render(table, viewer, user) + chat.log_of(game, user)
     return _Arrival(None, viewer, game.version, html)
 
@@ -124,13 +124,11 @@ def _tables_at(
     given with the user of one of its sockets. A game this process saved at that version (a turn
     played over one of its sockets) is not read again (:data:`game.live.LIVE_GAMES`)."""
     seats = [seat if isinstance(seat, int) else None for seat, _language in viewers]
-    snapshot = LIVE_GAMES.at(game_id, version)
-    if snapshot is not None:
-        game = snapshot.game
-        tables = tables_for(game, seats, snapshot.notations)
-    else:
-        game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
-        tables = _tables_read(game, seats)
+    current = LIVE_GAMES.at(game_id, version) or _read(game_id)
+    if current is None:
+        raise Game.DoesNotExist(f"game {game_id} is gone")
+    game = current.game
+    tables = tables_for(game, seats, current.notations)
     keys = list(viewers)
     rendered = zip(keys, tables, strict=True)
     return game.version, {key: _render(table, key, viewers[key]) for key, table in rendered}

@@ -15,27 +15,19 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
+from django.template.backends.utils import csrf_input
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from game.forms import JoinForm
 from game.models import Game
-from game.templatetags.cards import move_list, pile, seat_html, second_cards
+from game.templatetags.cards import move_list, pile, seat_html, second_cards, turn_form
 
 if TYPE_CHECKING:
     from game.tables import Table
 
 ACTIVE = Game.Status.ACTIVE
-
-
-def csrf_input(request: HttpRequest | None) -> str:
-    """The CSRF token's hidden input for a page answering ``request``; nothing for a socket's
-    table (its page's script sends the token with every form: ``static/js/table.js``)."""
-    if request is None:
-        return ""
-    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(get_token(request))}">'
 
 
 def render_table(
@@ -47,7 +39,8 @@ def render_table(
 ) -> SafeString:
     """The table partial as ``table``'s viewer sees it, with ``error`` (a refused input) on top."""
     game = table.game
-    csrf = csrf_input(request)
+    # A socket's table has no token: its page's script sends one with every form (table.js).
+    csrf = csrf_input(request) if request is not None else ""
     attributes = (
         f'id="table" class="table-view" data-ply="{table.ply}" data-version="{game.version}" '
         f'data-status="{escape(game.status)}"'
@@ -108,15 +101,12 @@ def _controls(table: Table, csrf: str) -> str:
         parts += [f'<p class="controls__hint">{escape(hint)}</p>', second_cards(table, csrf)]
         n = table.take_count
         if n:
-            url = table.urls["move"]
             take = ngettext("Take %(n)s card", "Take %(n)s cards", n) % {"n": n}
-            parts.append(
-                f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table" '
-                f'hx-swap="outerHTML" data-turn>{csrf}'
-                f'<input type="hidden" name="ply" value="{table.ply}">'
-                '<input type="hidden" name="move" value="take">'
-                f'<button class="button button--take">{escape(take)}</button></form>'
+            button = (
+                '<button name="move" value="take" class="button button--take">'
+                f"{escape(take)}</button>"
             )
+            parts.append(turn_form(csrf, table, button))
     elif table.game.status == ACTIVE:
         if table.viewer is None:
             hint = gettext("You are watching.")

@@ -47,7 +47,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
             # Two forms on one page: ids of their own, or a label ticks the other form's box.
             "seek_form": SeekForm(auto_id="seek_%s"),
             "computer_form": ComputerForm(auto_id="computer_%s"),
-            "join_form": JoinForm(),
         },
     )
 

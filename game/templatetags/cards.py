@@ -219,10 +219,10 @@ def _play_button(csrf: str, table: Any, card: Any, f: dict[str, str], trump: boo
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
     button = _turn_button(f["code"], classes, label, f["rank"], f["symbol"])
-    return _turn_form(csrf, table, button)
+    return turn_form(csrf, table, button)
 
 
-def _turn_form(csrf: str, table: Any, buttons: str, classes: str = "") -> SafeString:
+def turn_form(csrf: str, table: Any, buttons: str, classes: str = "") -> SafeString:
     """A form that plays the turn of the button pressed among ``buttons`` (:func:`_turn_button`)
     at the table's ply: the table's script sends it over the game's socket (``data-turn``),
     posted as it is without one. Assembled with plain strings: a table has dozens."""
@@ -289,7 +289,7 @@ def second_cards(table: Any, csrf: str) -> SafeString:
             _second_card_button(str(beater), str(c), c.suit.letter == trump, language)
             for c in seconds
         )
-        parts += [head, _turn_form(csrf, table, buttons, "seconds"), tail]
+        parts += [head, turn_form(csrf, table, buttons, "seconds"), tail]
     return mark_safe("".join(parts))
 
 
