@@ -32,7 +32,6 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -45,7 +44,7 @@ from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
 from moderation import chat
-from yourtrumps_site.socket_threads import in_play_thread, in_socket_thread
+from yourtrumps_site.socket_threads import SocketConsumer, in_play_thread, in_socket_thread
 
 logger = logging.getLogger(__name__)
 
@@ -209,7 +208,7 @@ def _play(
         return _Played()
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(SocketConsumer):
     """Players and spectators of one game; anyone may watch, so no login is needed."""
 
     version = -1  # the version of the table this socket has sent
@@ -322,7 +321,7 @@ class LobbySeeks:
 _LOBBY_SEEKS = LobbySeeks()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(SocketConsumer):
     """The lobby's open seeks, pushed whenever one opens, closes or is taken."""
 
     async def connect(self) -> None:

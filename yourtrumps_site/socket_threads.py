@@ -7,6 +7,9 @@ here runs on a pool of ``LIVE_THREADS`` threads instead; what it does is short
 (a few queries), so a few threads keep the database busy without fighting for
 the GIL. The games in play (turns and their tables) have a pool of their own:
 behind a crowd opening its sockets, turns sent over them waited seconds.
+
+The site's consumers (:class:`SocketConsumer`) also skip the trip to that shared thread that
+Channels makes before every message it hands them.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from typing import Any
 
 from channels.auth import AuthMiddleware, CookieMiddleware, SessionMiddleware
 from channels.auth import get_user as channels_get_user
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 _THREADS = ThreadPoolExecutor(settings.LIVE_THREADS, thread_name_prefix="socket-db")
@@ -35,6 +40,23 @@ def in_socket_thread(function: Callable[..., Any]) -> Any:
 def in_play_thread(function: Callable[..., Any]) -> Any:
     """:func:`in_socket_thread` for the games in play: turns and tables."""
     return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_PLAY_THREADS)
+
+
+class SocketConsumer(AsyncWebsocketConsumer):
+    """A websocket consumer whose messages are handled on the event loop alone.
+
+    Channels closes stale database connections before every message a consumer handles, in the
+    thread that all of the process's thread-sensitive sync code shares: a trip there for every
+    socket that hears of a turn, queued behind all the others. The site's consumers touch the
+    database only through :func:`in_socket_thread` and :func:`in_play_thread`, which close stale
+    connections around each call in their own threads, so that trip is skipped.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
 
 _get_user = in_socket_thread(channels_get_user.func)

@@ -1,5 +1,6 @@
 """Live updates: a move reaches the other player's socket and a spectator's; the lobby lives."""
 
+import channels.consumer
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -62,6 +63,26 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
     assert 'name="move"' not in pushed["spectator"]
     for socket in sockets.values():
         await socket.disconnect()
+
+
+async def test_sockets_hear_of_a_turn_without_a_trip_to_the_shared_thread(monkeypatch):
+    # Channels would close stale connections in the process's one shared sync thread before
+    # each message, queueing every socket of every game there; the site's consumers skip it.
+    trips = []
+
+    async def trip():
+        trips.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", trip)
+    game, alice, bob = await make_game()
+    sockets = [await connect(f"/ws/games/{game.pk}/", user) for user in (alice, bob)]
+    for socket in sockets:
+        assert 'data-ply="0"' in await socket.receive_from(timeout=5)
+    await play_first_turn(game, alice, bob)
+    for socket in sockets:
+        assert 'data-ply="1"' in await socket.receive_from(timeout=5)
+        await socket.disconnect()
+    assert trips == []
 
 
 async def test_an_unknown_game_is_refused():
