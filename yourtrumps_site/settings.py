@@ -259,7 +259,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "daphne",  # first, so that `runserver` is Daphne's ASGI server
+    "yourtrumps_site",  # first: its `runserver` is Daphne's, listening with room for a crowd
+    "daphne",  # before staticfiles, so that `runserver` is Daphne's ASGI server
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
