@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from game.models import Game
-from moderation.selectors import chat_for, is_banned
+from moderation.selectors import chat_for, has_chat, is_banned
 from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, too_long, user_group
 from yourtrumps_site.socket_threads import in_socket_thread
 
@@ -63,11 +63,12 @@ def _game(game_id: int) -> Game:
 
 
 def log_of(game: Game, user: object) -> str:
-    """The chat's lines as ``user`` sees them; nothing for a game without a chat."""
-    chat = chat_for(game, user)
-    if not chat.open:
+    """The chat's lines as ``user`` sees them; nothing for a game without a chat, read or not
+    (a seek's or a computer game's socket arrives without reading it)."""
+    if not has_chat(game):
         return ""
-    return oob(render_to_string("moderation/_chat_log.html", {"chat": chat}), "chat-log")
+    html = render_to_string("moderation/_chat_log.html", {"chat": chat_for(game, user)})
+    return oob(html, "chat-log")
 
 
 @in_socket_thread

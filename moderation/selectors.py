@@ -66,8 +66,13 @@ class Chat:
 
     @property
     def open(self) -> bool:
-        """Whether the game has a chat at all: two people at the table."""
-        return not self.game.against_computer and self.game.seat1_id is not None
+        """Whether the game has a chat at all (:func:`has_chat`)."""
+        return has_chat(self.game)
+
+
+def has_chat(game: Game) -> bool:
+    """Whether ``game`` has a chat at all: two people at the table."""
+    return not game.against_computer and game.seat1_id is not None
 
 
 def chat_for(game: Game, user: object) -> Chat:

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AnonymousUser
 from game import services as game_services
 from game.routing import websocket_urlpatterns
 from moderation import services
-from moderation.chat import BANNED_CODE
+from moderation.chat import BANNED_CODE, log_of
 from moderation.models import ChatMessage
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -196,3 +196,12 @@ async def test_the_sockets_check_the_origin():
         connected, _ = await socket.connect()
         assert connected is allowed, origin
         await socket.disconnect()
+
+
+def test_a_table_without_a_chat_sends_no_log_and_reads_none(django_assert_num_queries):
+    alice, bob = (get_user_model().objects.create_user(name) for name in ("alice", "bob"))
+    seek = game_services.game_create_seek(user=alice, trump="S")  # one player: no chat yet
+    with django_assert_num_queries(0):
+        assert log_of(seek, alice) == ""
+    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    assert 'id="chat-log" hx-swap-oob="outerHTML"' in log_of(game, alice)
