@@ -22,6 +22,7 @@ from channels.auth import AuthMiddleware, CookieMiddleware, SessionMiddleware
 from channels.auth import get_user as channels_get_user
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -49,7 +50,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
     thread that all of the process's thread-sensitive sync code shares: a trip there for every
     socket that hears of a turn, queued behind all the others. The site's consumers touch the
     database only through :func:`in_socket_thread` and :func:`in_play_thread`, which close stale
-    connections around each call in their own threads, so that trip is skipped.
+    connections around each call in their own threads, so that trip is skipped, and so is the
+    one Channels makes again when a socket closes (a crowd leaving queued there too).
     """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -57,6 +59,12 @@ class SocketConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
 
 _get_user = in_socket_thread(channels_get_user.func)

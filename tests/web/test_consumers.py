@@ -1,6 +1,7 @@
 """Live updates: a move reaches the other player's socket and a spectator's; the lobby lives."""
 
 import channels.consumer
+import channels.generic.websocket
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -67,13 +68,15 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
 
 async def test_sockets_hear_of_a_turn_without_a_trip_to_the_shared_thread(monkeypatch):
     # Channels would close stale connections in the process's one shared sync thread before
-    # each message, queueing every socket of every game there; the site's consumers skip it.
+    # each message and on closing, queueing every socket of every game there; the site's
+    # consumers skip it.
     trips = []
 
     async def trip():
         trips.append(1)
 
     monkeypatch.setattr(channels.consumer, "aclose_old_connections", trip)
+    monkeypatch.setattr(channels.generic.websocket, "aclose_old_connections", trip)  # on closing
     game, alice, bob = await make_game()
     sockets = [await connect(f"/ws/games/{game.pk}/", user) for user in (alice, bob)]
     for socket in sockets:
