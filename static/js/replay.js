@@ -17,12 +17,15 @@
   }
 
   // Asks for the ply wanted through the step's button: the same element, attributes and history
-  // as a click.
+  // as a click. The button carries hx-push-url itself: when its answer comes after a newer page
+  // has replaced its own, htmx looks for the attribute up a detached button's parents, finds
+  // none, and the address would stay behind the ply shown.
   function ask(replay, step, ply) {
     var button = replay.querySelector('[data-step="' + step + '"]');
     if (!button) return;
     button.disabled = false;
     button.setAttribute("hx-get", replay.dataset.url + "?ply=" + ply);
+    button.setAttribute("hx-push-url", "true");
     if (window.htmx) window.htmx.process(button);
     button.click();
   }
