@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from operator import mul
 
-from game.engine import TAKE, Card, Position, Rank, Suit
+from game.engine import Card, Position, Rank, Suit
 from game.engine.cards import SUIT_MASKS
 from game.engine.position import BEATERS, TAKE_COUNTS
 
@@ -26,7 +26,6 @@ FEATURES = (
     "trumps",  # my trump cards minus the opponent's
     "weapons",  # my cards the opponent cannot beat minus theirs I cannot beat
     "trump_ace",  # I hold my trump ace (nothing beats it) minus they hold theirs
-    "bomb",  # I hold the opponent's trump ace (kept from them) minus they hold mine
     "trump_ranks",  # the ranks of my trumps (6 counts 1, ace 9) minus theirs, in ninths
     "must_take",  # cards I must pick up because nothing in my hand beats the top card
     "pile",  # cards on the pile (the stake of the next take)
@@ -54,18 +53,7 @@ FEATURES = (
 #: 0-59, 87.5% (+48 =9 -3) against 80.0% (+42 =12 -6), since hard stopped leading the bot's
 #: trump ace back into its hand; but hard against medium (both at +0.3) won 2 and lost 6 of
 #: the 8 games that +0.1 won 6 of.
-#:
-#: ``bomb`` +0.2, set by hand (issue 22): laying the opponent's trump ace hands it back to
-#: them with the pile (they cannot beat it), and a player holding their trump ace draws with
-#: it as their last card against any pile. Weighted 0 (as before), a lead of the bot's ace
-#: onto the empty pile looked like a gain: a search led it from depth 3 on in the recorded
-#: position of ``tests/ai/test_evaluate.py`` (+0.1: at depth 3; +0.2: at no depth 1 to 5).
-#: Now it costs +0.2 besides their ace's own +0.1: in the count alone, a bomb pays only on
-#: a pile of 7 cards or more (4 before). +0.3 on the ace alone (above) made both players
-#: hoard their own ace too.
-WEIGHTS: tuple[float, ...] = (
-    0.0650, 0.1854, 0.0232, 0.1000, 0.2000, 0.0050, -0.0500, -0.0014, 0.0209
-)
+WEIGHTS: tuple[float, ...] = (0.0650, 0.1854, 0.0232, 0.1000, 0.0050, -0.0500, -0.0014, 0.0209)
 
 
 def _unbeatable(hand: int, other: int, other_trump: int) -> int:
@@ -109,7 +97,6 @@ def features(position: Position) -> tuple[int, ...]:
         my_trumps.bit_count() - their_trumps.bit_count(),
         _unbeatable(mine, theirs, their_trump) - _unbeatable(theirs, mine, my_trump),
         (mine >> ACES[my_trump] & 1) - (theirs >> ACES[their_trump] & 1),
-        (mine >> ACES[their_trump] & 1) - (theirs >> ACES[my_trump] & 1),
         _rank_total(my_trumps) - _rank_total(their_trumps),
         must_take,
         len(pile),
@@ -124,14 +111,5 @@ def win_probability(position: Position, weights: Sequence[float] = WEIGHTS) -> f
 
 
 def evaluate(position: Position) -> int:
-    """A score for the player to move in ``(-EVAL_LIMIT, EVAL_LIMIT)``: 0 is even.
-
-    A bomb on top of the pile (the mover's own trump ace, laid by the opponent) is scored
-    after the take it forces: nothing beats it, so the mover picks up the whole pile and the
-    ace with it. Scored before, the ace would count as out of both hands, and a bomb laid at
-    the search's horizon would cost nothing of what it hands back (issue 22).
-    """
-    pile = position.pile
-    if pile and pile[-1] == ACES[position.trumps[position.to_move]]:
-        return -evaluate(position.play_unchecked(TAKE))
+    """A score for the player to move in ``(-EVAL_LIMIT, EVAL_LIMIT)``: 0 is even."""
     return int((2.0 * win_probability(position) - 1.0) * (EVAL_LIMIT - 1))
