@@ -27,8 +27,27 @@ def history_of(game: Game) -> engine.Game:
 
 
 def stored_state(game: Game) -> engine.GameState:
-    """The dealt game as it stands, kept with the row (see ``Game.state``)."""
-    return engine.GameState.from_json(game.state)
+    """The dealt game as it stands, kept with the row (see ``Game.state``).
+
+    Read once per ``game.state`` value and kept on the instance (:func:`set_state`): a turn's
+    check and its tables read the state of the same game, and reading it checks every position
+    the game has counted, hundreds in a long game."""
+    kept = game.__dict__.get(_STATE_READ)
+    if kept is not None and kept[0] is game.state:
+        return kept[1]
+    state = engine.GameState.from_json(game.state)
+    game.__dict__[_STATE_READ] = (game.state, state)
+    return state
+
+
+def set_state(game: Game, state: engine.GameState) -> None:
+    """Give ``game`` the new ``state`` to store, already read for :func:`stored_state`."""
+    game.state = state.to_json()
+    game.__dict__[_STATE_READ] = (game.state, state)
+
+
+#: Where an instance keeps its state as read: the JSON it was read from, and the state.
+_STATE_READ = "_state_read"
 
 
 def check_state(game: Game) -> bool:

@@ -36,7 +36,7 @@ from game.live import (
     publish_lobby,
 )
 from game.models import Analysis, Game, ImportedGame, Move
-from game.selectors import abandoned, history_of, start_position, stored_state
+from game.selectors import abandoned, history_of, set_state, start_position, stored_state
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
 TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -70,7 +70,7 @@ def _save(
     """
     game.version += 1
     if state is not None:
-        game.state = state.to_json()
+        set_state(game, state)
         fields = [*fields, "state"]
     values = {name: getattr(game, name) for name in [*fields, "version"]}
     if not Game.objects.filter(pk=game.pk, version=game.version - 1).update(**values):
@@ -109,7 +109,7 @@ def _start(game: Game, now: datetime) -> engine.GameState:
     dealt = engine.deal(game.seed, game.trumps, game.rules, first=game.first_player)
     game.first_player = dealt.to_move
     state = engine.GameState.start(dealt)
-    game.state = state.to_json()
+    set_state(game, state)
     game.status = Game.Status.ACTIVE
     game.started_at = game.turn_started_at = now
     if game.clock_initial is not None:

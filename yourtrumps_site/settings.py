@@ -16,6 +16,8 @@ Environment variables:
 - ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); 0 for no
   bound; default 4 on SQLite, no bound on PostgreSQL.
 - ``LIVE_THREADS``: threads for one process's websockets' database work; default 4.
+- ``PLAY_THREADS``: threads for one process's turns sent over sockets and their tables; default 1
+  on SQLite, 2 on PostgreSQL.
 - ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
@@ -42,7 +44,7 @@ Under load (issue 18), the services are set up so that no user sees their limits
   server: PostgreSQL's default ``max_connections=100`` leaves 97 to ordinary users, and the default
   16 lets five processes (say four Daphne and one task worker) hold 80, with room for migrations
   and ``psql``. One process needs about as many as its threads that touch the database:
-  ``HTTP_THREADS`` requests, ``LIVE_THREADS`` and half as many again for the sockets, Channels'
+  ``HTTP_THREADS`` requests, ``LIVE_THREADS`` and ``PLAY_THREADS`` for the sockets, Channels'
   one database thread and the embedded task workers.
 - The Redis channel layer: see :func:`channel_layers_config`.
 """
@@ -331,8 +333,7 @@ CHANNEL_LAYERS = channel_layers_config(
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The threads that run the database work of one process's websockets (their login, ban check
 # and chat; yourtrumps_site/socket_threads.py): a few, so that a slow query never holds up every
-# socket, and not many, since rendering holds the GIL anyway. Turns and tables have half as many
-# of their own, so that games in play go on while a crowd opens its sockets.
+# socket, and not many, since rendering holds the GIL anyway.
 LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 # How many HTTP requests run their middleware and view at once in one process
 # (yourtrumps_site/handler.py); the rest wait their turn on the event loop, holding no thread.
@@ -341,6 +342,11 @@ LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 # two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
 _SQLITE = DATABASES["default"]["ENGINE"] == "yourtrumps_site.sqlite_pool"
 HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
+# The turns sent over sockets and their tables have threads of their own, so that games in play
+# go on while a crowd opens its sockets. On SQLite one: a second only waits for the first's write
+# lock, and takes the GIL from the event loop meanwhile. On PostgreSQL two, so that one turn's
+# queries do not wait for another's round trips.
+PLAY_THREADS = env_int("PLAY_THREADS", 1 if _SQLITE else 2) or 1
 
 # --- Passwords -------------------------------------------------------------------------------
 

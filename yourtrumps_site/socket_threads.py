@@ -27,9 +27,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 _THREADS = ThreadPoolExecutor(settings.LIVE_THREADS, thread_name_prefix="socket-db")
-_PLAY_THREADS = ThreadPoolExecutor(
-    max(1, settings.LIVE_THREADS // 2), thread_name_prefix="socket-play"
-)
+_PLAY_THREADS = ThreadPoolExecutor(settings.PLAY_THREADS, thread_name_prefix="socket-play")
 
 
 def in_socket_thread(function: Callable[..., Any]) -> Any:

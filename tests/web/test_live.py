@@ -4,6 +4,7 @@ played here are rendered from, instead of reading the game back."""
 import pytest
 
 from game import services
+from game.engine import GameState
 from game.live import LIVE_GAMES, LiveGames
 from game.models import Game
 from game.selectors import check_state, history_of, stored_state
@@ -212,3 +213,35 @@ def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
     arrival = _arrive.func(game.pk, alice)
     assert arrival.version == game.version and f'data-ply="{history_of(game).ply}"' in arrival.html
     assert LIVE_GAMES.at(game.pk, game.version) is not None  # and keeps what it read
+
+
+def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_without_reading_it(
+    alice, bob, django_capture_on_commit_callbacks, monkeypatch
+):
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    LIVE_GAMES.read(_read(game.pk), ())
+    _play(_read(game.pk), (alice, bob), 1, django_capture_on_commit_callbacks)
+    stored = _read(game.pk)
+    history = history_of(stored)
+    reads = []
+    real = GameState.from_json
+    monkeypatch.setattr(GameState, "from_json", lambda data: reads.append(data) or real(data))
+
+    move = next(m for m in history.legal_moves() if not m.is_take)
+    with django_capture_on_commit_callbacks(execute=True):
+        progress = services.game_play_move(
+            game_id=game.pk,
+            user=(alice, bob)[history.position.to_move],
+            notation=str(move),
+            expected_ply=history.ply,
+        )
+    snapshot = LIVE_GAMES.at(game.pk, progress.game.version)
+    assert snapshot is not None
+    assert stored_state(snapshot.game) is progress.state
+    assert reads == [], "the turn's check and the kept game read the state they had"
+    # A game whose state is replaced (a fresh read) is read again, and then kept.
+    fresh = _read(game.pk)
+    assert stored_state(fresh) == progress.state and stored_state(fresh) is stored_state(fresh)
+    assert len(reads) == 1
