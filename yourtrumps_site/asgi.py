@@ -7,6 +7,7 @@ language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers 
 any other path is refused cleanly (:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
 """
 
+import gc
 import os
 
 from yourtrumps_site.handler import get_asgi_application
@@ -36,3 +37,12 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# A crowd's objects live long (sockets, their consumers, the games kept here) and Python's cycle
+# collector scanned them all every few seconds: with 500 games, a full collection every 5 s
+# stopped every socket for 50 to 400 ms. What start-up made is frozen out of its reach, and young
+# objects are collected seventy times less often, most of them freed meanwhile when their turn's
+# work is done (500 games for 60 s: no full collection after start-up, 1.0 s of collections in
+# all instead of 3.2 to 4.2 s, 25 MB more memory).
+gc.freeze()
+gc.set_threshold(50_000, 20, 100)
