@@ -25,7 +25,8 @@ FEATURES = (
     "cards",  # opponent's hand size minus mine: fewer cards is closer to winning
     "trumps",  # my trump cards minus the opponent's
     "weapons",  # my cards the opponent cannot beat minus theirs I cannot beat
-    "trump_ace",  # I hold my trump ace (nothing beats it) minus they hold theirs
+    "trump_ace",  # I hold my trump ace (nothing beats it) minus they hold theirs, each
+    # counting more as its holder's hand shrinks (see ACE_GROWTH_LIMIT)
     "trump_ranks",  # the ranks of my trumps (6 counts 1, ace 9) minus theirs, in ninths
     "must_take",  # cards I must pick up because nothing in my hand beats the top card
     "pile",  # cards on the pile (the stake of the next take)
@@ -55,6 +56,17 @@ FEATURES = (
 #: the 8 games that +0.1 won 6 of.
 WEIGHTS: tuple[float, ...] = (0.0650, 0.1854, 0.0232, 0.1000, 0.0050, -0.0500, -0.0014, 0.0209)
 
+#: A trump ace counts ``full hand / its holder's hand`` times (a full hand being half the
+#: pack), at least once and at most this often: +0.1 at a full hand, +0.2 at half of one, +0.4
+#: at a quarter and below. A trump ace held to the end draws against any pile, or wins as the
+#: beat before one's last card, so its worth grows as its holder nears the end; a fixed +0.3
+#: kept hard from leading the opponent's ace back into their hand but also priced it at full
+#: hands, where it lost to medium (issue 22, README). By the holder's hand, not the smaller
+#: one: scaled by the smaller hand, the opponent's ace grew dearer as one shed one's own cards,
+#: which cancelled the count's reward for shedding them (42 games against trumps-last: 79.8%,
+#: as at +0.1).
+ACE_GROWTH_LIMIT = 4.0
+
 
 def _unbeatable(hand: int, other: int, other_trump: int) -> int:
     """How many cards of ``hand`` the holder of ``other`` (trumps ``other_trump``) cannot beat."""
@@ -79,13 +91,21 @@ def _rank_total(cards: int) -> int:
     return total
 
 
-def features(position: Position) -> tuple[int, ...]:
+def _ace_worth(hand: int, ace: Card, full_hand: float) -> float:
+    """What ``hand``'s holding its trump ``ace`` counts: see :data:`ACE_GROWTH_LIMIT`."""
+    if not hand >> ace & 1:
+        return 0.0
+    return max(1.0, min(ACE_GROWTH_LIMIT, full_hand / hand.bit_count()))
+
+
+def features(position: Position) -> tuple[float, ...]:
     """The feature vector of :data:`FEATURES`, from the side of the player to move."""
     me = position.to_move
     mine, theirs = position.hands[me], position.hands[1 - me]
     my_trump, their_trump = position.trumps[me], position.trumps[1 - me]
     my_trumps = mine & SUIT_MASKS[my_trump]
     their_trumps = theirs & SUIT_MASKS[their_trump]
+    full = position.rules.deck / 2  # cards in a full hand
     must_take = 0
     pile = position.pile
     if pile:
@@ -96,7 +116,7 @@ def features(position: Position) -> tuple[int, ...]:
         theirs.bit_count() - mine.bit_count(),
         my_trumps.bit_count() - their_trumps.bit_count(),
         _unbeatable(mine, theirs, their_trump) - _unbeatable(theirs, mine, my_trump),
-        (mine >> ACES[my_trump] & 1) - (theirs >> ACES[their_trump] & 1),
+        _ace_worth(mine, ACES[my_trump], full) - _ace_worth(theirs, ACES[their_trump], full),
         _rank_total(my_trumps) - _rank_total(their_trumps),
         must_take,
         len(pile),

@@ -33,7 +33,7 @@ from .bots import BOTS, bot_move
 from .evaluate import FEATURES, WEIGHTS, features
 from .search import AlphaBeta
 
-Sample = tuple[tuple[int, ...], float]
+Sample = tuple[tuple[float, ...], float]
 
 
 def play_game(seed: int, depth: int = 2, max_plies: int = 600, bots: float = 0.0) -> list[Sample]:
