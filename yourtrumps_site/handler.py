@@ -1,38 +1,77 @@
-"""Django's ASGI handler, with a bound on how many requests run their views at once.
+"""Django's ASGI handler, with a bound on how many requests run at once, on threads kept for reuse.
 
 Under ASGI, Django runs each request's middleware and view in a thread of that request's own
 (asgiref gives every request context a one-thread executor), so a crowd of a thousand requests
 is a thousand threads fighting for one GIL. The request that holds SQLite's write lock then waits
 its turn at the GIL behind all of them at every statement, and every writer behind it waits
 longer still: at 500 games starting at once, writers waited past SQLite's 20 s limit and the
-seeks and joins failed with HTTP 500. Here at most ``HTTP_THREADS`` requests run their view at a
-time; the others wait on the event loop, which costs nothing, in the order they came. (Only on
-SQLite by default: on PostgreSQL a request mostly waits on the database and Redis, and a bound
-only queues it; see the settings.)
+seeks and joins failed with HTTP 500. Here at most ``HTTP_THREADS`` requests run at a time; the
+others wait on the event loop, which costs nothing, in the order they came. (Only on SQLite by
+default: on PostgreSQL a request mostly waits on the database and Redis, and a bound only queues
+it; see the settings.)
+
+The request's thread is also kept for the next one. asgiref starts it for each request, and a
+second thread to join it when the request ends; the event loop waits in each ``Thread.start``
+until the new thread holds the GIL, which under a crowd is behind every busy thread: with 500
+games moving through the table's POSTs, the loop spent a quarter of its time there.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import ThreadSensitiveContext
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 
+#: Idle request threads kept when there is no bound (with one, as many as it allows).
+KEEP_UNBOUNDED = 64
+
+
+class RequestThreads:
+    """One-thread executors lent to requests, one at a time each, and kept for the next request
+    up to ``keep`` idle ones. Used on the event loop only, so it needs no lock."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._idle: list[ThreadPoolExecutor] = []
+
+    def lend(self) -> ThreadPoolExecutor:
+        if self._idle:
+            return self._idle.pop()
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="http")
+
+    def give_back(self, executor: ThreadPoolExecutor) -> None:
+        if len(self._idle) < self.keep:
+            self._idle.append(executor)
+        else:
+            executor.shutdown(wait=False)  # its thread ends after its work; nobody waits for it
+
 
 class BoundedASGIHandler(ASGIHandler):
-    """:class:`ASGIHandler` running at most ``settings.HTTP_THREADS`` views at a time (any
-    number when it is 0)."""
+    """:class:`ASGIHandler` running at most ``settings.HTTP_THREADS`` requests at a time (any
+    number when it is 0), each on a thread kept from an earlier request where one is idle."""
 
     def __init__(self) -> None:
         super().__init__()
         bound = settings.HTTP_THREADS
-        self._views = asyncio.Semaphore(bound) if bound > 0 else contextlib.nullcontext()
+        self._requests = asyncio.Semaphore(bound) if bound > 0 else contextlib.nullcontext()
+        self._threads = RequestThreads(bound if bound > 0 else KEEP_UNBOUNDED)
 
-    async def run_get_response(self, request: Any) -> Any:
-        async with self._views:
-            return await super().run_get_response(request)
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)  # refuses it
+            return
+        async with self._requests:
+            executor = self._threads.lend()
+            try:
+                async with ThreadSensitiveContext(executor=executor):
+                    await self.handle(scope, receive, send)
+            finally:
+                self._threads.give_back(executor)
 
 
 def get_asgi_application() -> BoundedASGIHandler:
