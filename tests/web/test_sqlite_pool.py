@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
 
 from yourtrumps_site.sqlite_pool.base import DatabaseWrapper
 
@@ -111,3 +113,26 @@ def test_writers_of_one_process_take_turns_and_always_hand_the_turn_on(tmp_path:
         thread.join()
     assert not failures
     assert sqlite3.connect(path).execute("SELECT size FROM pile").fetchone() == (3,)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(min_value=-(2**63), max_value=2**63 - 1),
+            st.text(),
+            st.binary(),
+            st.floats(allow_nan=False),
+            st.datetimes().map(str),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_the_sql_kept_in_debug_quotes_parameters_as_sqlite_does(values: list[object]) -> None:
+    ops = DatabaseWrapper(connection.settings_dict, alias="quoting").ops
+    raw = sqlite3.connect(":memory:")
+    expected = raw.execute("SELECT " + ", ".join(["QUOTE(?)"] * len(values)), values).fetchone()
+    ops.connection.connection = raw
+    assert ops._quote_params_for_last_executed_query(values) == expected

@@ -19,6 +19,12 @@ IMMEDIATE``. SQLite's busy handler makes a waiting writer sleep and retry (up to
 its timeout: with 500 games on one Daphne, 20 s waits failed as ``database is
 locked``. Blocked on a lock, a waiting writer is woken the moment the writer
 before it commits.
+
+With ``DEBUG`` on (``make run``), Django keeps every query's SQL with its
+parameters written in, and SQLite's backend asks SQLite to quote them: a second
+statement for every query, a fifth of a socket's arrival under a crowd. The
+common parameters (integers, text, bytes, ``None``) are quoted here as
+SQLite's ``QUOTE()`` would, any other kind still by SQLite.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import sqlite3
 import threading
 from typing import Any
 
-from django.db.backends.sqlite3 import base
+from django.db.backends.sqlite3 import base, operations
 
 #: Open connections kept per database file: beyond this, closed ones really close.
 POOL_SIZE = 32
@@ -50,7 +56,30 @@ def _writer_lock(database: str) -> threading.Lock:
         return _writers.setdefault(database, threading.Lock())
 
 
+def _quoted(value: object) -> str | None:
+    """``value`` as SQLite's ``QUOTE()`` writes it, or ``None`` for a kind left to SQLite."""
+    if value is None:
+        return "NULL"
+    kind = type(value)
+    if kind is int or kind is bool:
+        return str(int(value))  # type: ignore[call-overload]
+    if kind is str and "\x00" not in value:  # type: ignore[operator]
+        return "'" + value.replace("'", "''") + "'"  # type: ignore[attr-defined]
+    if kind is bytes:
+        return "X'" + value.hex().upper() + "'"  # type: ignore[attr-defined]
+    return None
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def _quote_params_for_last_executed_query(self, params: Any) -> Any:
+        quoted = tuple(_quoted(value) for value in params)
+        if None in quoted:
+            return super()._quote_params_for_last_executed_query(params)
+        return quoted
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
     _writing: threading.Lock | None = None
 
     def _start_transaction_under_autocommit(self) -> None:
