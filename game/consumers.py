@@ -44,6 +44,7 @@ from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
 from moderation import chat
+from moderation.selectors import standing_of
 from yourtrumps_site.socket_threads import SocketConsumer, in_play_thread, in_socket_thread
 
 logger = logging.getLogger(__name__)
@@ -102,7 +103,8 @@ def _kept_if_current(game_id: int) -> Snapshot | None:
 
 @in_socket_thread
 def _arrive(game_id: int, user: object) -> _Arrival:
-    if chat.refused(user):
+    standing = standing_of(user)  # once, for the ban check and the chat
+    if chat.refused(user, standing):
         return _Arrival(chat.BANNED_CODE)
     current = _kept_if_current(game_id) or _read(game_id)
     if current is None:
@@ -111,7 +113,7 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
     table = tables_for(game, [seat], current.notations)[0]
-    html = _render(table, viewer, user) + chat.log_of(game, user)
+    html = _render(table, viewer, user) + chat.log_of(game, user, standing)
     return _Arrival(None, viewer, game.version, html)
 
 

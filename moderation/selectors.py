@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
+from typing import Final
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
@@ -30,15 +32,28 @@ def is_moderator(user: object) -> bool:
     )
 
 
+class Unread(Enum):
+    """The kind of :data:`UNREAD`."""
+
+    STANDING = "unread"
+
+
+#: A standing not read yet, where ``None`` is one read and not found: a socket's arrival reads
+#: its user's standing once, for the ban check and for the chat.
+UNREAD: Final = Unread.STANDING
+
+
 def standing_of(user: object) -> Standing | None:
     if not getattr(user, "pk", None):
         return None
     return Standing.objects.filter(user_id=user.pk).first()
 
 
-def is_banned(user: object) -> bool:
-    """Whether ``user``'s account is banned (read afresh: a socket's user may be stale)."""
-    standing = standing_of(user)
+def is_banned(user: object, standing: Standing | Unread | None = UNREAD) -> bool:
+    """Whether ``user``'s account is banned (read afresh unless given: a socket's user may be
+    stale)."""
+    if standing is UNREAD:
+        standing = standing_of(user)
     return standing is not None and standing.banned
 
 
@@ -75,7 +90,8 @@ def has_chat(game: Game) -> bool:
     return not game.against_computer and game.seat1_id is not None
 
 
-def chat_for(game: Game, user: object) -> Chat:
+def chat_for(game: Game, user: object, standing: Standing | Unread | None = UNREAD) -> Chat:
+    """The chat of ``game`` as ``user`` sees it (``standing``: theirs, if read already)."""
     viewer = user if user is not None else AnonymousUser()
     hidden = muted_by(viewer)
     latest = (
@@ -88,7 +104,10 @@ def chat_for(game: Game, user: object) -> Chat:
     opponent = None
     if seat is not None and not game.against_computer and game.seat1_id is not None:
         opponent = game.seat1 if seat == 0 else game.seat0
-    standing = standing_of(viewer) if seat is not None else None
+    if seat is None:
+        standing = None
+    elif standing is UNREAD:
+        standing = standing_of(viewer)
     muted_until = standing.chat_muted_until if standing is not None and standing.muted() else None
     return Chat(
         game=game,

@@ -15,7 +15,8 @@ Environment variables:
 - ``REDIS_URL``: ``redis://host:6379/0``; unset means the in-memory channel layer.
 - ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); 0 for no
   bound; default 4 on SQLite, no bound on PostgreSQL.
-- ``LIVE_THREADS``: threads for one process's websockets' database work; default 4.
+- ``LIVE_THREADS``: threads for one process's websockets' database work; default 1 on SQLite,
+  4 on PostgreSQL.
 - ``PLAY_THREADS``: threads for one process's turns sent over sockets and their tables; default 1
   on SQLite, 2 on PostgreSQL.
 - ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
@@ -331,10 +332,6 @@ CHANNEL_LAYERS = channel_layers_config(
     env_str("REDIS_URL"), pool_size=env_int("REDIS_POOL_SIZE", DEFAULT_REDIS_POOL_SIZE)
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# The threads that run the database work of one process's websockets (their login, ban check
-# and chat; yourtrumps_site/socket_threads.py): a few, so that a slow query never holds up every
-# socket, and not many, since rendering holds the GIL anyway.
-LIVE_THREADS = env_int("LIVE_THREADS", 4) or 1
 # How many HTTP requests run their middleware and view at once in one process
 # (yourtrumps_site/handler.py); the rest wait their turn on the event loop, holding no thread.
 # On SQLite a few, so that the request holding the write lock is not starved of the GIL; on
@@ -347,6 +344,12 @@ HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
 # lock, and takes the GIL from the event loop meanwhile. On PostgreSQL two, so that one turn's
 # queries do not wait for another's round trips.
 PLAY_THREADS = env_int("PLAY_THREADS", 1 if _SQLITE else 2) or 1
+# The threads that run the database work of one process's websockets (their login, ban check,
+# table and chat on arrival; yourtrumps_site/socket_threads.py). On SQLite one: its queries take
+# microseconds, but each gives up the GIL and waits to get it back behind every other busy thread
+# (1,000 sockets opened in 6.6 s with four, 4.7 s with one). On PostgreSQL four, so that a
+# socket's round trips to the database do not hold up every other socket.
+LIVE_THREADS = env_int("LIVE_THREADS", 1 if _SQLITE else 4) or 1
 
 # --- Passwords -------------------------------------------------------------------------------
 

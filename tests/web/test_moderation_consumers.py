@@ -11,12 +11,15 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from game import services as game_services
 from game.routing import websocket_urlpatterns
 from moderation import services
 from moderation.chat import BANNED_CODE, log_of
 from moderation.models import ChatMessage
+from moderation.selectors import standing_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = URLRouter(websocket_urlpatterns)
@@ -205,3 +208,18 @@ def test_a_table_without_a_chat_sends_no_log_and_reads_none(django_assert_num_qu
         assert log_of(seek, alice) == ""
     game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
     assert 'id="chat-log" hx-swap-oob="outerHTML"' in log_of(game, alice)
+
+
+def test_a_players_chat_log_reads_their_standing_only_when_not_given():
+    alice, bob = (get_user_model().objects.create_user(name) for name in ("alice", "bob"))
+    seek = game_services.game_create_seek(user=alice, trump="S")
+    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+
+    def standing_reads(*standing):
+        with CaptureQueriesContext(connection) as captured:
+            assert 'id="chat-log"' in log_of(game, alice, *standing)
+        return len([q for q in captured.captured_queries if "moderation_standing" in q["sql"]])
+
+    # A socket's arrival has read it for the ban check already (none: never warned nor muted).
+    assert standing_reads(standing_of(alice)) == 0
+    assert standing_reads() == 1
