@@ -3,11 +3,13 @@ answers every one in the order it came, and runs them on threads kept from reque
 
 import asyncio
 import threading
+import time
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import AsyncToSync, SyncToAsync
 from django.http import HttpResponse
 from django.test import override_settings
+from django.urls import path
 
 from yourtrumps_site.asgi import application
 from yourtrumps_site.handler import BoundedASGIHandler
@@ -41,27 +43,24 @@ async def _ask(handler: BoundedASGIHandler, path: str, admitted: list[str]) -> b
 
 
 @pytest.mark.parametrize(("bound", "at_once"), [(2, 2), (0, 10)])  # 0: no bound
-async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(
-    monkeypatch, bound, at_once
-):
+async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(bound, at_once):
     running, most, admitted, threads = 0, 0, [], set()
+    lock = threading.Lock()
 
-    def view(request):
+    def get_response(request):  # the middleware and the view, on the request's thread
+        nonlocal running, most
         threads.add(threading.current_thread())  # kept alive: never the same twice
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.02)
+        with lock:
+            running -= 1
         return HttpResponse(f"answer {request.path}")
 
-    async def get_response_async(self, request):
-        nonlocal running, most
-        running += 1
-        most = max(most, running)
-        await asyncio.sleep(0.01)
-        response = await sync_to_async(view)(request)  # on the request's thread, as views run
-        running -= 1
-        return response
-
-    monkeypatch.setattr(BoundedASGIHandler.__mro__[1], "get_response_async", get_response_async)
     with override_settings(HTTP_THREADS=bound):
         handler = BoundedASGIHandler()
+    handler.get_response = get_response
     paths = [f"/{n}/" for n in range(10)]
     answers = await asyncio.gather(*(_ask(handler, path, admitted) for path in paths))
     assert most == at_once
@@ -70,6 +69,35 @@ async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(
     assert len(threads) == at_once  # each ran on a thread kept from an earlier request, if idle
     again = await _ask(handler, "/again/", admitted)
     assert again == b"answer /again/" and len(threads) == at_once
+
+
+def _page(request):
+    request.session["seen"] = True  # the session and user middleware have work to do
+    return HttpResponse(f"page for {request.user}")
+
+
+urlpatterns = [path("page/", _page)]
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ROOT_URLCONF=__name__)
+async def test_a_request_crosses_between_loop_and_thread_a_few_times_not_per_middleware(
+    monkeypatch,
+):
+    crossings = []
+    for bridge in (SyncToAsync, AsyncToSync):
+        cross = bridge.__call__
+
+        def counted(self, *args, _cross=cross, **kwargs):
+            crossings.append(self)
+            return _cross(self, *args, **kwargs)
+
+        monkeypatch.setattr(bridge, "__call__", counted)
+    handler = BoundedASGIHandler()
+    assert await _ask(handler, "/page/", []) == b"page for AnonymousUser"
+    # The request_started signal, the middleware and view, closing the response: with Django's
+    # own ASGI chain of the site's middleware, 7.
+    assert len(crossings) == 3
 
 
 def test_the_site_serves_http_through_the_bounded_handler():
