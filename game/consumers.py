@@ -36,7 +36,15 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game import services
-from game.live import LIVE_GAMES, LOBBY_GROUP, Message, Snapshot, game_group, held_messages
+from game.live import (
+    LIVE_GAMES,
+    LOBBY_GROUP,
+    Message,
+    Snapshot,
+    game_group,
+    held_messages,
+    send_held,
+)
 from game.models import Game
 from game.selectors import lobby_seeks
 from game.services import GameError
@@ -258,8 +266,7 @@ class GameConsumer(SocketConsumer):
                 played = await _play(self.game_id, user, turn, viewers, messages)
                 _TABLES.put(self.game_id, played.version, played.tables)
             finally:  # a turn that landed is announced, whatever befell its tables
-                for group, message in messages:
-                    await self.channel_layer.group_send(group, message)
+                await send_held(messages)
             if played.refused:
                 await self.send(text_data=played.refused)
             return

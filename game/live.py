@@ -202,15 +202,24 @@ _held = threading.local()
 @contextmanager
 def held_messages(messages: list[Message]) -> Iterator[None]:
     """Keep the messages this thread publishes meanwhile in ``messages``, for the caller to send
-    from the event loop. A socket's turn is played in a thread: sending from there would cross to
-    the loop and back for each message, and would reach the sockets before the tables the thread
-    renders next (``game.consumers``). The list is the caller's, so that what was published is
-    sent even when the work after it fails."""
+    from the event loop (:func:`send_held`). A socket's turn and an HTTP request run in a thread:
+    sending from there would hold the thread while it crossed to the busy loop and back for each
+    message, and a socket's turn would reach the sockets before the tables the thread renders
+    next (``game.consumers``). The list is the caller's, so that what was published is sent even
+    when the work after it fails."""
     _held.messages = messages
     try:
         yield
     finally:
         _held.messages = None
+
+
+async def send_held(messages: list[Message]) -> None:
+    """Send, in order, the messages a thread kept under :func:`held_messages`."""
+    layer = get_channel_layer()
+    if layer is not None:
+        for group, message in messages:
+            await layer.group_send(group, message)
 
 
 def send_after_commit(group: str, message: dict[str, object]) -> None:

@@ -15,6 +15,10 @@ them. Django's own ASGI chain runs async-capable middleware on the event loop an
 thread and back around the sync parts: with this site's chain, seven crossings per request
 against three here, each one waiting its turn on a busy loop.
 
+What the request publishes for the live pages (a turn's new version, a chat line) is kept
+until it has its response and sent from the loop then (``game.live.held_messages``), as a
+socket's turn is: sending from the thread held it while it crossed to the loop and back.
+
 The request's thread is also kept for the next one. asgiref starts it for each request, and a
 second thread to join it when the request ends; the event loop waits in each ``Thread.start``
 until the new thread holds the GIL, which under a crowd is behind every busy thread: with 500
@@ -26,11 +30,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
+
+if TYPE_CHECKING:
+    from game.live import Message
 
 #: Idle request threads kept when there is no bound (with one, as many as it allows).
 KEEP_UNBOUNDED = 64
@@ -66,12 +73,23 @@ class BoundedASGIHandler(ASGIHandler):
         bound = settings.HTTP_THREADS
         self._requests = asyncio.Semaphore(bound) if bound > 0 else contextlib.nullcontext()
         self._threads = RequestThreads(bound if bound > 0 else KEEP_UNBOUNDED)
+        from game import live  # imports models: only once Django is set up
+
+        self._live = live
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the whole chain runs in the request's thread
 
     async def get_response_async(self, request: Any) -> Any:
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        messages: list[Message] = []
+        try:
+            return await sync_to_async(self._respond, thread_sensitive=True)(request, messages)
+        finally:  # what the request published on commit, sent from here
+            await self._live.send_held(messages)
+
+    def _respond(self, request: Any, messages: list[Message]) -> Any:
+        with self._live.held_messages(messages):
+            return self.get_response(request)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":

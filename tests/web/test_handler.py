@@ -7,10 +7,13 @@ import time
 
 import pytest
 from asgiref.sync import AsyncToSync, SyncToAsync
+from channels.layers import get_channel_layer
+from django.db import transaction
 from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
+from game.live import send_after_commit
 from yourtrumps_site.asgi import application
 from yourtrumps_site.handler import BoundedASGIHandler
 
@@ -73,6 +76,8 @@ async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(bound, a
 
 def _page(request):
     request.session["seen"] = True  # the session and user middleware have work to do
+    with transaction.atomic():  # as a service publishes a change for the live pages
+        send_after_commit("viewers", {"type": "page.viewed", "path": request.path})
     return HttpResponse(f"page for {request.user}")
 
 
@@ -84,6 +89,9 @@ urlpatterns = [path("page/", _page)]
 async def test_a_request_crosses_between_loop_and_thread_a_few_times_not_per_middleware(
     monkeypatch,
 ):
+    layer = get_channel_layer()
+    viewer = await layer.new_channel()
+    await layer.group_add("viewers", viewer)
     crossings = []
     for bridge in (SyncToAsync, AsyncToSync):
         cross = bridge.__call__
@@ -96,8 +104,10 @@ async def test_a_request_crosses_between_loop_and_thread_a_few_times_not_per_mid
     handler = BoundedASGIHandler()
     assert await _ask(handler, "/page/", []) == b"page for AnonymousUser"
     # The request_started signal, the middleware and view, closing the response: with Django's
-    # own ASGI chain of the site's middleware, 7.
+    # own ASGI chain of the site's middleware, 7, and one more for what the view published.
     assert len(crossings) == 3
+    heard = await asyncio.wait_for(layer.receive(viewer), 1)
+    assert heard == {"type": "page.viewed", "path": "/page/"}
 
 
 def test_the_site_serves_http_through_the_bounded_handler():
