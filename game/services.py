@@ -342,6 +342,9 @@ def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: i
     played here after the opponent's turn played here (most turns) then costs two writes. When
     the row has moved on, or that game refuses the turn (it may be behind the row), the row read
     locked decides."""
+    # A request's user is read when first used (its session, then its row): read it here, not
+    # under the write lock, which on SQLite every other writer waits for meanwhile.
+    getattr(user, "pk", None)
     kept = LIVE_GAMES.latest(game_id)
     if kept is not None:
         try:

@@ -321,3 +321,19 @@ def test_a_silent_opponent_in_an_untimed_game_can_be_claimed_against(game, alice
     claimed = services.game_claim_abandoned(game_id=game.pk, user=waiting)
     assert (claimed.status, claimed.reason) == (Game.Status.FINISHED, Game.Reason.ABANDONED)
     assert claimed.winner == game.seat_of(waiting)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_reads_a_requests_lazy_user_before_taking_the_write_lock(game, alice, bob):
+    from django.db import connection
+    from django.utils.functional import SimpleLazyObject
+
+    read_in_transaction = []
+
+    def read_user():  # as AuthenticationMiddleware's request.user: session, then the user's row
+        read_in_transaction.append(connection.in_atomic_block)
+        return mover(game, alice, bob)
+
+    play(game, SimpleLazyObject(read_user))
+    assert read_in_transaction == [False]
+    assert Move.objects.filter(game=game).count() == 1
