@@ -347,8 +347,8 @@ PLAY_THREADS = env_int("PLAY_THREADS", 1 if _SQLITE else 2) or 1
 # The threads that run the database work of one process's websockets (their login, ban check,
 # table and chat on arrival; yourtrumps_site/socket_threads.py). On SQLite one: its queries take
 # microseconds, but each gives up the GIL and waits to get it back behind every other busy thread
-# (1,000 sockets opened in 6.6 s with four, 4.7 s with one). On PostgreSQL four, so that a
-# socket's round trips to the database do not hold up every other socket.
+# (1,000 sockets opened in 5.7 s with four, 5.5 s with two, 4.7 s with one). On PostgreSQL four,
+# so that a socket's round trips to the database do not hold up every other socket.
 LIVE_THREADS = env_int("LIVE_THREADS", 1 if _SQLITE else 4) or 1
 
 # --- Passwords -------------------------------------------------------------------------------
