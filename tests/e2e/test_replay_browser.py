@@ -5,6 +5,7 @@ with ← → Home End, jumps from the move list, shares a ply's URL, and browses
 Screenshots land in test-artifacts/.
 """
 
+import re
 import threading
 
 from django.contrib.auth import get_user_model
@@ -90,6 +91,9 @@ class ReplayTests(helpers.BrowserTestCase):
         page.screenshot(path=self.artifacts / "archive.png", full_page=True)
         page.select_option("#id_result", "loss")
         expect(page.locator("#archive")).to_contain_text("No finished games match.")
+        # htmx hooks up the swapped-in form when it settles (and then drops ``htmx-added``): a
+        # change before that would be lost.
+        expect(page.locator("#archive-page")).not_to_have_class(re.compile(r"\bhtmx-added\b"))
         page.select_option("#id_result", "win")
         page.locator("#archive a", has_text=f"#{self.game.pk}").click()
         page.wait_for_url(f"**/games/{self.game.pk}/replay/")
