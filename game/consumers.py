@@ -274,6 +274,7 @@ class GameConsumer(SocketConsumer):
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """The game is at ``event["version"]``: send the table, unless this socket has it."""
+        LIVE_GAMES.heard(self.game_id, event)  # so that its tables need not read the game
         html = await self._table(event["version"])
         if html is not None:
             await self.send(text_data=html)

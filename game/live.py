@@ -5,9 +5,10 @@ game as saved, its new state and the typed events of the change. Once the
 transaction commits, :func:`publish` tells the game's group the new version
 and the events; each consumer then sends its viewer the table at that version
 (:mod:`game.tables` renders it once per viewer, whoever many sockets watch).
-This process also keeps each game as it last saved or read it (:class:`LiveGames`), so that the
-tables of a turn played here are rendered without reading the game back.
-Nothing here reads or writes the database.
+This process also keeps each game as it last saved, heard or read it (:class:`LiveGames`): the
+message carries the row's changed columns, so that a process that kept the version before
+(every process whose sockets watch the game) renders the new tables without reading the game,
+whichever process played the turn. Nothing here reads or writes the database.
 """
 
 from __future__ import annotations
@@ -16,16 +17,20 @@ import copy
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Field
 
 from game.engine import GameState
 from game.models import Game, Move
+from game.selectors import set_state, stored_state
 
 #: The group of everyone looking at the lobby.
 LOBBY_GROUP = "lobby"
@@ -81,6 +86,8 @@ class Progress:
     state: GameState | None
     events: tuple[Event, ...] = ()
     move: Move | None = None
+    #: The columns the save wrote (``state`` and ``version`` among them).
+    columns: tuple[str, ...] = ()
 
 
 def events_of(game: Game, state: GameState | None, move: Move | None) -> tuple[Event, ...]:
@@ -145,26 +152,37 @@ class LiveGames:
         return copy.copy(snapshot.game) if snapshot is not None else None
 
     def saved(self, game: Game, move: Move | None) -> None:
-        """``game`` was committed at its version, with ``move`` the turn stored, if any. Its
+        """``game`` was committed here at its version, with ``move`` the turn stored, if any. Its
         players are those of the game kept before (a service reads the row alone); a game
         seen for the first time, or with a new player, is left for a reader to read whole."""
+        turn = (move.ply, move.notation) if move is not None else None
+        self._advance(copy.copy(game), turn)  # a copy: the caller may go on changing its own
+
+    def heard(self, game_id: int, message: Mapping[str, Any]) -> None:
+        """Any process committed the change ``message`` tells (:func:`publish`'s): when this one
+        keeps the version before, it keeps the new one as well, worked out with no read. The
+        row's changed columns come with the message; a new state is the kept one with the turn
+        played, as the service played it. Anything else (turns missed, a deal) is left for a
+        reader."""
+        version = message["version"]
         with self._lock:
-            before = self._games.get(game.pk)
-            players = (game.seat0_id, game.seat1_id)
-            if before is None or (before.game.seat0_id, before.game.seat1_id) != players:
-                self._games.pop(game.pk, None)
+            before = self._games.get(game_id)
+        if before is None or before.game.version != version - 1:
+            self._drop_before(game_id, version)  # turns missed; kept already: nothing to do
+            return
+        game = copy.copy(before.game)
+        for attname, value in message["row"].items():
+            setattr(game, attname, _COLUMNS[attname].to_python(value))
+        game.version = version
+        turn = None
+        if message["new_state"]:
+            moved = [e for e in message["events"] if e["kind"] == Moved.__name__]
+            if len(moved) != 1 or moved[0]["ply"] != len(before.notations):  # a deal, say
+                self._drop_before(game_id, version)
                 return
-            game = copy.copy(game)  # what is kept: the caller may go on changing its own
-            game.seat0, game.seat1 = before.game.seat0, before.game.seat1
-            notations = before.notations
-            follows = before.game.version == game.version - 1
-            if move is not None and follows and move.ply == len(notations):
-                notations = (*notations, move.notation)
-            elif not follows or move is not None:  # turns missed: a reader reads them
-                if before.game.version < game.version:
-                    self._games.pop(game.pk, None)
-                return
-            self._keep(Snapshot(game, notations))
+            turn = (moved[0]["ply"], moved[0]["notation"])
+            set_state(game, stored_state(before.game).play(turn[1]))
+        self._advance(game, turn)
 
     def read(self, game: Game, notations: tuple[str, ...]) -> None:
         """A reader read ``game`` and its turns' ``notations`` (its players loaded)."""
@@ -174,6 +192,32 @@ class LiveGames:
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
+
+    def _advance(self, game: Game, turn: tuple[int, str] | None) -> None:
+        """Keep ``game``, committed at its version with ``turn`` (its ply and notation) the turn
+        stored, if it follows the version kept with the same players."""
+        with self._lock:
+            before = self._games.get(game.pk)
+            players = (game.seat0_id, game.seat1_id)
+            if before is None or (before.game.seat0_id, before.game.seat1_id) != players:
+                self._games.pop(game.pk, None)
+                return
+            game.seat0, game.seat1 = before.game.seat0, before.game.seat1
+            notations = before.notations
+            follows = before.game.version == game.version - 1
+            if turn is not None and follows and turn[0] == len(notations):
+                notations = (*notations, turn[1])
+            elif not follows or turn is not None:  # turns missed: a reader reads them
+                if before.game.version < game.version:
+                    self._games.pop(game.pk, None)
+                return
+            self._keep(Snapshot(game, notations))
+
+    def _drop_before(self, game_id: int, version: int) -> None:
+        with self._lock:
+            before = self._games.get(game_id)
+            if before is not None and before.game.version < version:
+                del self._games[game_id]
 
     def _keep(self, snapshot: Snapshot) -> None:
         game_id = snapshot.game.pk
@@ -238,14 +282,29 @@ def send_after_commit(group: str, message: dict[str, object]) -> None:
     transaction.on_commit(send)
 
 
+#: The game's columns, by name and by attribute name (``seat1`` and ``seat1_id`` alike).
+_COLUMNS: dict[str, Field[Any, Any]] = {
+    key: column for column in Game._meta.concrete_fields for key in {column.name, column.attname}
+}
+
+
+def _wire(value: object) -> object:
+    """A column's value as a channel layer carries it (msgpack has no dates)."""
+    return value.isoformat() if isinstance(value, datetime | date) else value
+
+
 def publish(progress: Progress) -> None:
     """Once committed: this process keeps the game as saved, and its viewers hear the new
     version and the events."""
     game = progress.game
+    changed = [_COLUMNS[name] for name in progress.columns if name not in ("state", "version")]
     message = {
         "type": "game.changed",
         "version": game.version,
         "events": [{"kind": type(e).__name__, **asdict(e)} for e in progress.events],
+        # For the processes that keep the version before (LiveGames.heard): what changed.
+        "row": {column.attname: _wire(getattr(game, column.attname)) for column in changed},
+        "new_state": "state" in progress.columns,
     }
     transaction.on_commit(lambda: LIVE_GAMES.saved(game, progress.move))
     send_after_commit(game_group(game.pk), message)

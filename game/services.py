@@ -75,7 +75,7 @@ def _save(
     values = {name: getattr(game, name) for name in [*fields, "version"]}
     if not Game.objects.filter(pk=game.pk, version=game.version - 1).update(**values):
         raise _Stale(game.pk)
-    progress = Progress(game, state, events_of(game, state, move), move)
+    progress = Progress(game, state, events_of(game, state, move), move, tuple(values))
     publish(progress)
     _ask_for_computer_reply(game, progress.events)
     return progress

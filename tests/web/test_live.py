@@ -245,3 +245,119 @@ def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_withou
     fresh = _read(game.pk)
     assert stored_state(fresh) == progress.state and stored_state(fresh) is stored_state(fresh)
     assert len(reads) == 1
+
+
+# --- Following a change another process made (``LiveGames.heard``) ---------------------------
+
+
+def _heard(game, change, capture):
+    """Run ``change`` (a service call) and return the message its commit told the game's group."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from game.live import game_group
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(game_group(game.pk), channel)
+    with capture(execute=True):
+        change()
+    return async_to_sync(layer.receive)(channel)
+
+
+def _columns(game):
+    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+
+
+def _turn(game, players):
+    history = history_of(game)
+    move = next((m for m in history.legal_moves() if not m.is_take), history.legal_moves()[0])
+    return lambda: services.game_play_move(
+        game_id=game.pk,
+        user=players[history.position.to_move],
+        notation=str(move),
+        expected_ply=history.ply,
+    )
+
+
+def test_a_process_keeping_the_version_before_follows_a_turn_played_elsewhere_with_no_read(
+    alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    other = LiveGames()  # another process, which read the game at this version
+    other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+    for _ in range(4):
+        message = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
+        with django_assert_num_queries(0):
+            other.heard(game.pk, message)
+        game = _read(game.pk)
+        followed = other.at(game.pk, game.version)
+        assert followed is not None
+        # The row as stored, column for column; the state and turns as a fresh read has them.
+        assert _columns(followed.game) == _columns(game)
+        assert stored_state(followed.game) == history_of(game).state
+        notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
+        assert followed.notations == notations
+        kept = tables_for(followed.game, [0, 1, None], followed.notations)
+        fresh = tables_for(game, [0, 1, None])
+        for table, read in zip(kept, fresh, strict=True):
+            assert render_table(table) == render_table(read)
+
+
+def test_a_change_without_a_turn_is_followed_too(alice, bob, django_capture_on_commit_callbacks):
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    other = LiveGames()
+    other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+    offer = _heard(
+        game,
+        lambda: services.game_offer_draw(game_id=game.pk, user=alice),
+        django_capture_on_commit_callbacks,
+    )
+    resign = _heard(
+        game,
+        lambda: services.game_resign(game_id=game.pk, user=bob),
+        django_capture_on_commit_callbacks,
+    )
+    other.heard(game.pk, offer)
+    other.heard(game.pk, resign)
+    game = _read(game.pk)
+    followed = other.at(game.pk, game.version)
+    assert followed is not None and _columns(followed.game) == _columns(game)
+    assert followed.game.status == Game.Status.FINISHED and followed.game.winner == 0
+
+
+def test_a_change_that_cannot_be_followed_is_left_for_a_reader(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    behind = LiveGames()  # missed a version: it cannot know the turn between
+    behind.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+    first = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
+    game = _read(game.pk)
+    second = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
+    behind.heard(game.pk, second)
+    assert behind.at(game.pk, 0) is None
+    behind.heard(game.pk, first)  # too late: nothing kept to follow from
+    assert behind.at(game.pk, 0) is None
+
+    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    waiting = LiveGames()
+    waiting.read(_read(seek.pk), ())
+    # The deal is a new state with no turn: only a read gives it (and the new player).
+    joined = _heard(
+        seek,
+        lambda: services.game_join(game_id=seek.pk, user=bob, trump="H"),
+        django_capture_on_commit_callbacks,
+    )
+    waiting.heard(seek.pk, joined)
+    assert waiting.at(seek.pk, 0) is None
+
+
+def test_a_change_this_process_saved_is_heard_as_already_kept(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    message = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
+    kept = LIVE_GAMES.at(game.pk, message["version"])
+    LIVE_GAMES.heard(game.pk, message)
+    assert LIVE_GAMES.at(game.pk, message["version"]) is kept

@@ -299,7 +299,21 @@ def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_c
     message = async_to_sync(layer.receive)(channel)
     move = result.move
     moved = {"kind": "Moved", "ply": 0, "seat": move.player, "notation": move.notation}
-    assert message == {"type": "game.changed", "version": result.game.version, "events": [moved]}
+    row = message.pop("row")
+    assert message == {
+        "type": "game.changed",
+        "version": result.game.version,
+        "events": [moved],
+        "new_state": True,
+    }
+    # The columns the turn wrote but its state, dates as text: what a process that keeps the
+    # version before needs to follow it.
+    assert set(row) == {"clock0_ms", "clock1_ms", "status", "reason", "winner", "finished_at"} | {
+        "draw_offer",
+        "turn_started_at",
+    }
+    assert row["turn_started_at"] == result.game.turn_started_at.isoformat()
+    assert row["status"] == Game.Status.ACTIVE
 
 
 def test_a_resignation_says_who_won_and_how(game, alice, bob):
