@@ -4,9 +4,12 @@ A worker is ``manage.py db_worker`` (this project's, which extends
 django-tasks-db's): it serves its queues, claiming one ready task at a time
 (``SKIP LOCKED`` on PostgreSQL, an exclusive transaction on SQLite) and running
 it in its own process. When idle it sleeps until the earliest task falls due,
-looking again at least every ``TASK_POLL_SECONDS``: the computer's reply,
-asked for at the commit and due after the pause, starts within milliseconds of
-falling due. On start and every few seconds it runs :func:`game.tasks.recover`.
+or until a task is queued, looking again at least every ``TASK_POLL_SECONDS``:
+the computer's reply, asked for at the commit and due after the pause, starts
+within milliseconds of falling due. On PostgreSQL a worker hears of every task
+queued, by any process, through ``LISTEN`` (:class:`game.tasks.Listener`), so
+it need not look often. On start and every few seconds it runs
+:func:`game.tasks.recover`.
 
 With ``TASK_WORKER=embedded`` each web server serves the queues itself, from a
 thread per queue (:func:`start_embedded`), its searches in child processes that
@@ -25,7 +28,7 @@ import threading
 import time
 
 from django.apps import apps
-from django.db import OperationalError, close_old_connections
+from django.db import OperationalError, close_old_connections, connection
 from django.db.models import Min
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
@@ -56,6 +59,16 @@ class Worker(db_worker.Worker):
         apps.ready_event.wait()
         queues = QUEUES if self.process_all_queues else self.queue_names
         log.info("task worker %s serving %s", self.worker_id, ",".join(queues))
+        # On PostgreSQL a task queued by any process wakes this worker; on SQLite, one queued by
+        # its own (an embedded worker's web server).
+        listener = tasks.Listener() if connection.vendor == "postgresql" else None
+        try:
+            self._serve(queues, listener)
+        finally:
+            if listener is not None:
+                listener.close()
+
+    def _serve(self, queues: list[str], listener: tasks.Listener | None) -> None:
         recovered_at = 0.0
         while self.running:
             rings = tasks.DOORBELL.rings  # a task queued from here on wakes the wait below
@@ -72,7 +85,11 @@ class Worker(db_worker.Worker):
                 if not mine.ready().exists():
                     if self.batch:  # nothing is due: a batch is done
                         return
-                    tasks.DOORBELL.wait(rings, _until_due(mine, self.interval))
+                    sleep = _until_due(mine, self.interval)
+                    if listener is not None:
+                        listener.wait(sleep)
+                    else:
+                        tasks.DOORBELL.wait(rings, sleep)
                     continue
                 task_result = self._claim(mine.ready())
             except Exception:

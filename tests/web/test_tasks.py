@@ -214,6 +214,65 @@ def test_queueing_a_reply_or_an_analysis_rings_this_process_s_workers():
     assert tasks.DOORBELL.rings == before + 2
 
 
+needs_postgres = pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL"),
+    reason="DATABASE_URL is not set: LISTEN/NOTIFY is PostgreSQL's",
+)
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)  # a NOTIFY is delivered at the commit
+def test_a_worker_of_another_process_hears_a_task_queued_at_once_and_otherwise_waits():
+    listener = tasks.Listener()
+    try:
+        started = time.monotonic()
+        listener.wait(0.3)  # listening from now on; nothing queued: the whole timeout
+        assert time.monotonic() - started >= 0.25
+        waited = []
+
+        def wait():
+            started = time.monotonic()
+            listener.wait(30)
+            waited.append(time.monotonic() - started)
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        time.sleep(0.2)
+        tasks.ask_for_analysis(1)  # this thread's connection: another session than the listener's
+        waiter.join(timeout=10)
+        assert waited and waited[0] < 5
+        tasks.ask_for_reply(1, 0)  # queued while nobody waits: the next wait ends at once
+        started = time.monotonic()
+        listener.wait(30)
+        assert time.monotonic() - started < 5
+    finally:
+        listener.close()
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_listener_whose_connection_is_lost_sleeps_then_listens_again():
+    from django.db import connection
+
+    listener = tasks.Listener()
+    try:
+        listener.wait(0)
+        backend = listener._connection.info.backend_pid
+        with connection.cursor() as cursor:  # what a restart of PostgreSQL does to it
+            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+        started = time.monotonic()
+        listener.wait(0.3)  # no error: the timeout slept out
+        assert time.monotonic() - started >= 0.25
+        tasks.ask_for_analysis(1)
+        listener.wait(0)  # opened again: listening
+        tasks.ask_for_analysis(1)
+        started = time.monotonic()
+        listener.wait(30)
+        assert time.monotonic() - started < 5
+    finally:
+        listener.close()
+
+
 @pytest.mark.parametrize(
     ("argv", "environ", "serves"),
     [
