@@ -4,12 +4,22 @@ socket's last table at the stored game's version, and the stored games sound."""
 
 import io
 import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from game import loadtest
 from game.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TABLE = (
     '<div id="table" hx-swap-oob="outerHTML" class="table-view" data-ply="7" data-version="9" '
@@ -170,3 +180,98 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert report.relay.count == report.moves, summary  # every move seen by the opponent
         seated = report.all_seated  # the turns once every socket was open are counted apart
         assert seated is not None and 0 < seated.moves <= report.moves, summary
+
+
+needs_postgres_and_redis = pytest.mark.skipif(
+    not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
+    reason="DATABASE_URL and REDIS_URL are not set: make serve's processes need both",
+)
+
+
+def _free_ports(count: int) -> int:
+    """The first of ``count`` consecutive ports free on loopback now."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            first = probe.getsockname()[1]
+        if first + count > 65535:
+            continue
+        try:
+            held = []
+            for port in range(first, first + count):
+                sock = socket.socket()
+                held.append(sock)
+                sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for sock in held:
+                sock.close()
+        return first
+    raise AssertionError("no free ports")
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+@needs_postgres_and_redis
+@pytest.mark.django_db(transaction=True)  # the served processes read what the test commits
+def test_games_whose_players_sit_on_different_served_processes_play_without_an_error() -> None:
+    """``make serve``'s set-up: each game's two players on different Daphne processes, so every
+    turn reaches the other player's process through Redis and is followed there from the
+    message (``LiveGames.heard``). Every relay is seen, every socket ends at the stored version
+    and every stored game replays to its kept state."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    database_url = "postgres://{}:{}@{}:{}/{}".format(
+        *(urllib.parse.quote(str(db[key] or "")) for key in ("USER", "PASSWORD", "HOST")),
+        db["PORT"] or 5432,
+        db["NAME"],
+    )
+    port = _free_ports(3)
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "2"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        urls = [f"http://127.0.0.1:{port + n}" for n in (1, 2)]
+        deadline = time.monotonic() + 60
+        while not all(_answers(url + "/") for url in urls):
+            assert server.poll() is None, "the served processes did not start"
+            assert time.monotonic() < deadline, "the served processes did not answer in 60 s"
+            time.sleep(0.2)
+        out = io.StringIO()
+        report = loadtest.run(
+            loadtest.Config(
+                urls=urls,
+                games=6,
+                think=(0.05, 0.3),
+                seconds=6,
+                ramp=1,
+                deck=24,
+                players_via="db",
+                relay_timeout=30,
+                http_timeout=60,
+                progress_every=5,
+                seed=22,
+                final_checks=[loadtest.database_checks],
+                out=out,
+            )
+        )
+    finally:
+        server.terminate()
+        log = server.communicate(timeout=30)[0].decode(errors="replace")
+    summary = out.getvalue() + report.format() + log[-3000:]
+    assert report.errors == {}, summary
+    assert report.problems == [], summary
+    assert report.moves > 0 and report.relay.count == report.moves, summary
