@@ -19,7 +19,6 @@ Environment variables:
   4 on PostgreSQL.
 - ``PLAY_THREADS``: threads for one process's turns sent over sockets and their tables; default 1
   on SQLite, 2 on PostgreSQL.
-- ``REDIS_POOL_SIZE``: Redis connections one process may hold for the channel layer; default 50.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
 - ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses): ``embedded``
@@ -179,35 +178,28 @@ def database_config(
     return config
 
 
-#: Above channels-redis's blocking read (``RedisChannelLayer.brpop_timeout``, 5 s): redis-py 8's
-#: default socket timeout is those same 5 s, so every quiet socket's receive loop died with
-#: ``TimeoutError`` (close 1011) after 5-10 s. We set the timeout rather than pin ``redis<8``: the
-#: fix then holds on any redis-py, and a finite timeout (unlike ``None``) still turns a Redis that
-#: stopped answering into an error instead of a request or socket that hangs for ever.
+#: How long a command to Redis may wait for its answer before it fails: a finite timeout turns a
+#: Redis that stopped answering into an error instead of a publish or socket that hangs for ever.
+#: (The pub/sub layer's reader waits for messages with a timeout of its own, so quiet sockets are
+#: not affected; with channels-redis's list layer, redis-py 8's default of 5 s equalled its
+#: blocking read and every quiet socket died: ``tests/web/test_redis_idle.py``.)
 REDIS_SOCKET_TIMEOUT = 15
-DEFAULT_REDIS_POOL_SIZE = 50
-#: Messages one Daphne process's inbox may hold. All of a process's sockets share one inbox in
-#: Redis (channels-redis names it by the process), so the default capacity of 100 is per process,
-#: not per socket: with 200 games on two processes it overflowed and group messages were dropped
-#: ("channels over capacity in group game-..."). A backlog is also dropped after ``expiry``
-#: (60 s), so the capacity only has to exceed 60 s of messages: one per group message per process,
-#: 24,000 at 400 moves a second; at a few hundred bytes each, 50,000 stay within tens of MB.
-REDIS_CHANNEL_CAPACITY = 50_000
-#: How long a socket stays in its groups (counted from joining): a week rather than the default
-#: day, so that a game or lobby tab left open keeps receiving. Only processes killed outright leave
-#: stale members; each costs one write per group message into an inbox that expires within 60 s.
-REDIS_GROUP_EXPIRY = 7 * 24 * 3600
 
 
-def channel_layers_config(
-    url: str | None, *, pool_size: int = DEFAULT_REDIS_POOL_SIZE
-) -> dict[str, Any]:
-    """The channel layers: channels-redis on ``url``, or the in-memory layer without one.
+def channel_layers_config(url: str | None) -> dict[str, Any]:
+    """The channel layers: channels-redis's pub/sub layer on ``url``, or the in-memory layer
+    without one.
 
     The in-memory layer only reaches consumers in the same process: fine for one Daphne process,
-    wrong for several. Each process holds at most ``pool_size`` connections to Redis; when all
-    are busy (a mass disconnect: every socket leaving its groups at once) the others wait for one
-    (:mod:`yourtrumps_site.channel_layer`) instead of failing.
+    wrong for several. With Redis each process holds two connections to it: one subscribed to
+    the groups and channels of its sockets, read by one task that hands each message to the
+    sockets it is for, and one it publishes on. channels-redis's list layer (``core``) instead
+    kept every process's messages in a list in Redis, and made four round trips to Redis for
+    each message a process received and three for each group message sent, each socket's receive
+    loop taking turns at the read: on ``make serve`` at 500 games, a third of the CPU of a move
+    (README, "Load test"). Pub/sub has no capacity to overflow and no group expiry: a message
+    reaches the processes subscribed when it is published, which every socket of a game is from
+    its arrival on (it joins the group before it reads the game).
     """
     if not url:
         return {"default": {"BACKEND": "yourtrumps_site.channel_layer.EmbeddedChannelLayer"}}
@@ -219,28 +211,19 @@ def channel_layers_config(
         )
     if parts.scheme != "unix" and not parts.hostname:
         raise ImproperlyConfigured("REDIS_URL must name a host: redis://host:6379/0")
-    if pool_size < 1:
-        raise ImproperlyConfigured(f"REDIS_POOL_SIZE must be at least 1; got {pool_size}")
     host = {
         "address": url,
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "socket_connect_timeout": 5,
         # Find connections that a firewall or NAT dropped while quiet: TCP keepalive while they
-        # idle, and a PING before reusing one that has been idle for 30 s.
+        # idle, and a PING on a subscribed connection quiet for 30 s.
         "socket_keepalive": True,
         "health_check_interval": 30,
-        "max_connections": pool_size,
-        "timeout": 20,  # seconds to wait for a free connection when all are in use
     }
     return {
         "default": {
-            "BACKEND": "yourtrumps_site.channel_layer.PooledRedisChannelLayer",
-            "CONFIG": {
-                "hosts": [host],
-                "capacity": REDIS_CHANNEL_CAPACITY,
-                "expiry": 60,
-                "group_expiry": REDIS_GROUP_EXPIRY,
-            },
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [host]},
         }
     }
 
@@ -329,9 +312,7 @@ DATABASES = {
         pool_size=env_int("DB_POOL_SIZE", DEFAULT_DB_POOL_SIZE),
     )
 }
-CHANNEL_LAYERS = channel_layers_config(
-    env_str("REDIS_URL"), pool_size=env_int("REDIS_POOL_SIZE", DEFAULT_REDIS_POOL_SIZE)
-)
+CHANNEL_LAYERS = channel_layers_config(env_str("REDIS_URL"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How many HTTP requests run their middleware and view at once in one process
 # (yourtrumps_site/handler.py); the rest wait their turn on the event loop, holding no thread.

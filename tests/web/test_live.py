@@ -252,17 +252,14 @@ def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_withou
 
 def _heard(game, change, capture):
     """Run ``change`` (a service call) and return the message its commit told the game's group."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
     from game.live import game_group
+    from tests.web.conftest import told_to_group
 
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(game_group(game.pk), channel)
-    with capture(execute=True):
-        change()
-    return async_to_sync(layer.receive)(channel)
+    def committed():
+        with capture(execute=True):
+            change()
+
+    return told_to_group(game_group(game.pk), committed)
 
 
 def _columns(game):

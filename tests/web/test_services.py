@@ -5,8 +5,6 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 
@@ -15,6 +13,7 @@ from game.ai.players import choose
 from game.models import Game, Move
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
+from tests.web.conftest import told_to_group
 
 pytestmark = pytest.mark.django_db
 
@@ -288,15 +287,18 @@ def test_a_rematch_keeps_the_table_and_the_loser_starts(game, alice, bob):
 
 
 def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_commit_callbacks):
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(live.game_group(game.pk), channel)
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        result = play(game, mover(game, alice, bob))
+    played = []
+
+    def turn_then_commit():
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            played.append(play(game, mover(game, alice, bob)))
+        assert callbacks  # nothing was told before the commit
+        for callback in callbacks:
+            callback()
+
+    message = told_to_group(live.game_group(game.pk), turn_then_commit)
+    (result,) = played
     assert result.events == (live.Moved(0, result.move.player, result.move.notation),)
-    for callback in callbacks:
-        callback()
-    message = async_to_sync(layer.receive)(channel)
     move = result.move
     moved = {"kind": "Moved", "ply": 0, "seat": move.player, "notation": move.notation}
     row = message.pop("row")

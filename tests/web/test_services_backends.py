@@ -6,10 +6,11 @@ import threading
 import uuid
 
 import pytest
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import connection, connections
 from django.utils.module_loading import import_string
+from redis.asyncio import Redis
 
 needs_postgres = pytest.mark.skipif(
     not os.environ.get("DATABASE_URL"),
@@ -61,12 +62,13 @@ def test_postgresql_connections_are_pooled_so_threads_cannot_exhaust_the_server(
     assert 1 <= len(backends) <= size
 
 
-def redis_layer() -> RedisChannelLayer:
-    """The configured channel layer, on keys of its own."""
+def redis_layer(prefix: str | None = None) -> RedisPubSubChannelLayer:
+    """The configured channel layer, on channels of its own (``prefix``); two layers with the
+    same prefix are two processes of one site."""
     config = settings.CHANNEL_LAYERS["default"]
     layer_class = import_string(config["BACKEND"])
-    assert issubclass(layer_class, RedisChannelLayer)
-    return layer_class(**config["CONFIG"], prefix=f"test-{uuid.uuid4().hex}")
+    assert issubclass(layer_class, RedisPubSubChannelLayer)
+    return layer_class(**config["CONFIG"], prefix=prefix or f"test-{uuid.uuid4().hex}")
 
 
 @needs_redis
@@ -80,22 +82,47 @@ async def test_redis_channel_layer_round_trips_a_group_message() -> None:
         assert await layer.receive(channel) == {"type": "game.changed", "version": 3}
     finally:
         await layer.flush()
-        await layer.close_pools()
 
 
 @needs_redis
-async def test_a_mass_disconnect_does_not_run_out_of_redis_connections() -> None:
-    """Ten times as many sockets as the pool has connections leave their game's group at once
-    (a Daphne process restarting): every one gets through, and the group is then empty."""
-    layer = redis_layer()
-    sockets = 10 * settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["max_connections"]
+async def test_a_group_message_reaches_every_socket_of_every_process_in_order() -> None:
+    """Two processes (two layers on one site's channels), sockets of a game on both: each gets
+    every message published by either, in the order published."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    here, there = redis_layer(prefix), redis_layer(prefix)
     try:
-        channels = [await layer.new_channel() for _ in range(sockets)]
+        sockets = [
+            (layer, await layer.new_channel()) for layer in (here, there, there) for _ in (0, 1)
+        ]
+        for layer, channel in sockets:
+            await layer.group_add("game-1", channel)
+        for version in range(1, 21):
+            sender = here if version % 2 else there
+            await sender.group_send("game-1", {"type": "game.changed", "version": version})
+        for layer, channel in sockets:
+            got = [(await layer.receive(channel))["version"] for _ in range(20)]
+            assert got == list(range(1, 21))
+    finally:
+        await here.flush()
+        await there.flush()
+
+
+@needs_redis
+async def test_a_mass_disconnect_leaves_no_subscription_behind() -> None:
+    """A thousand sockets of one process join one game's group and leave it at once (a Daphne
+    process restarting): every call gets through on the process's one subscribing connection,
+    and Redis then counts no subscriber for the group."""
+    layer = redis_layer()
+    try:
+        channels = [await layer.new_channel() for _ in range(1000)]
         await asyncio.gather(*(layer.group_add("game-1", channel) for channel in channels))
         await asyncio.gather(*(layer.group_discard("game-1", channel) for channel in channels))
 
-        redis = layer.connection(0)
-        assert await redis.zcard(layer._group_key("game-1")) == 0
+        group = layer._get_layer()._get_group_channel_name("game-1")
+        redis = Redis.from_url(os.environ["REDIS_URL"])
+        try:
+            assert await redis.pubsub_numsub(group) == [(group.encode(), 0)]
+        finally:
+            await redis.aclose()
     finally:
         await layer.flush()
-        await layer.close_pools()
