@@ -25,6 +25,7 @@ refused, and close when the ban is given.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 from collections import OrderedDict
@@ -52,7 +53,6 @@ from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
 from moderation import chat
-from moderation.selectors import standing_of
 from yourtrumps_site.socket_threads import SocketConsumer, in_play_thread, in_socket_thread
 
 logger = logging.getLogger(__name__)
@@ -100,19 +100,23 @@ def _read(game_id: int) -> Snapshot | None:
 
 
 def _kept_if_current(game_id: int) -> Snapshot | None:
-    """The game as this process keeps it, if the row is still at its version (one column read
-    instead of the row, its players and its turns): the second socket of a game finds it so."""
+    """The game as this process keeps it, if the row is still at its version (two columns read
+    instead of the row, its players and its turns): the second socket of a game finds it so.
+    Whether its chat has started is read too: a chat line does not change the version."""
     kept = LIVE_GAMES.at(game_id, 0)
     if kept is None:
         return None
-    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-    return kept if version == kept.game.version else None
+    row = Game.objects.filter(pk=game_id).values_list("version", "chat_started").first()
+    if row is None or row[0] != kept.game.version:
+        return None
+    game = copy.copy(kept.game)  # the kept one is shared: its chat_started may be stale
+    game.chat_started = row[1]
+    return Snapshot(game, kept.notations)
 
 
 @in_socket_thread
 def _arrive(game_id: int, user: object) -> _Arrival:
-    standing = standing_of(user)  # once, for the ban check and the chat
-    if chat.refused(user, standing):
+    if chat.refused(user):
         return _Arrival(chat.BANNED_CODE)
     current = _kept_if_current(game_id) or _read(game_id)
     if current is None:
@@ -121,7 +125,7 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
     table = tables_for(game, [seat], current.notations)[0]
-    html = _render(table, viewer, user) + chat.log_of(game, user, standing)
+    html = _render(table, viewer, user) + chat.log_of(game, user)
     return _Arrival(None, viewer, game.version, html)
 
 

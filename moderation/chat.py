@@ -15,8 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from game.models import Game
-from moderation.models import Standing
-from moderation.selectors import UNREAD, Unread, chat_for, has_chat, is_banned
+from moderation.selectors import chat_for, chat_lines, has_chat, is_banned
 from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, too_long, user_group
 from yourtrumps_site.socket_threads import in_socket_thread
 
@@ -41,11 +40,11 @@ def oob(html: str, element_id: str) -> str:
     return html.replace(marker, f'{marker} hx-swap-oob="outerHTML"', 1)
 
 
-def refused(user: object, standing: Standing | Unread | None = UNREAD) -> bool:
+def refused(user: object) -> bool:
     """A banned user's sockets are refused (their session is refused too; this also covers a
-    socket whose user was read before the ban). ``standing``: theirs, if read already."""
+    socket whose user was read before the ban)."""
     return bool(getattr(user, "is_authenticated", False)) and (
-        not user.is_active or is_banned(user, standing)
+        not user.is_active or is_banned(user)
     )
 
 
@@ -63,14 +62,14 @@ def _game(game_id: int) -> Game:
     return Game.objects.select_related("seat0", "seat1").get(pk=game_id)
 
 
-def log_of(game: Game, user: object, standing: Standing | Unread | None = UNREAD) -> str:
-    """The chat's lines as ``user`` sees them (``standing``: theirs, if read already); nothing
-    for a game without a chat, read or not (a seek's or a computer game's socket arrives without
-    reading it)."""
+def log_of(game: Game, user: object) -> str:
+    """The chat's lines as ``user`` sees them; nothing for a game without a chat, read or not (a
+    seek's or a computer game's socket arrives without reading it). A chat never written in is
+    shown without reading it: ``game.chat_started`` must be as read since the last line."""
     if not has_chat(game):
         return ""
-    chat = chat_for(game, user, standing)
-    html = render_to_string("moderation/_chat_log.html", {"chat": chat})
+    lines = chat_lines(game, user) if game.chat_started else []
+    html = render_to_string("moderation/_chat_log.html", {"lines": lines})
     return oob(html, "chat-log")
 
 

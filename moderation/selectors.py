@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from enum import Enum
-from typing import Final
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
@@ -32,28 +31,15 @@ def is_moderator(user: object) -> bool:
     )
 
 
-class Unread(Enum):
-    """The kind of :data:`UNREAD`."""
-
-    STANDING = "unread"
-
-
-#: A standing not read yet, where ``None`` is one read and not found: a socket's arrival reads
-#: its user's standing once, for the ban check and for the chat.
-UNREAD: Final = Unread.STANDING
-
-
 def standing_of(user: object) -> Standing | None:
     if not getattr(user, "pk", None):
         return None
     return Standing.objects.filter(user_id=user.pk).first()
 
 
-def is_banned(user: object, standing: Standing | Unread | None = UNREAD) -> bool:
-    """Whether ``user``'s account is banned (read afresh unless given: a socket's user may be
-    stale)."""
-    if standing is UNREAD:
-        standing = standing_of(user)
+def is_banned(user: object) -> bool:
+    """Whether ``user``'s account is banned, read afresh: a socket's user may be stale."""
+    standing = standing_of(user)
     return standing is not None and standing.banned
 
 
@@ -90,33 +76,45 @@ def has_chat(game: Game) -> bool:
     return not game.against_computer and game.seat1_id is not None
 
 
-def chat_for(game: Game, user: object, standing: Standing | Unread | None = UNREAD) -> Chat:
-    """The chat of ``game`` as ``user`` sees it (``standing``: theirs, if read already)."""
+def chat_for(game: Game, user: object) -> Chat:
+    """The chat of ``game`` as ``user`` sees it."""
     viewer = user if user is not None else AnonymousUser()
     hidden = muted_by(viewer)
+    seat = game.seat_of(viewer)
+    opponent = None
+    if seat is not None and not game.against_computer and game.seat1_id is not None:
+        opponent = game.seat1 if seat == 0 else game.seat0
+    standing = standing_of(viewer) if seat is not None else None
+    muted_until = standing.chat_muted_until if standing is not None and standing.muted() else None
+    return Chat(
+        game=game,
+        messages=_latest_lines(game, hidden),
+        writer=seat is not None,
+        opponent=opponent,
+        opponent_muted=opponent is not None and opponent.pk in hidden,
+        muted_until=muted_until,
+    )
+
+
+def chat_lines(game: Game, user: object) -> list[ChatMessage]:
+    """The latest lines of ``game``'s chat that ``user`` sees, oldest first, in one query (the
+    lines of people they muted left out in it)."""
+    hidden: Iterable[int] | QuerySet[ChatMute] = ()
+    if getattr(user, "is_authenticated", False):
+        hidden = ChatMute.objects.filter(user=user).values("muted_id")
+    return _latest_lines(game, hidden)
+
+
+def _latest_lines(game: Game, hidden: Iterable[int] | QuerySet[ChatMute]) -> list[ChatMessage]:
+    """The latest :data:`CHAT_SHOWN` lines of ``game``'s chat, oldest first, without those of the
+    authors in ``hidden`` (their ids, or a query of them)."""
     latest = (
         ChatMessage.objects.filter(game=game)
         .exclude(author_id__in=hidden)
         .select_related("author")
         .order_by("-created_at", "-pk")[:CHAT_SHOWN]
     )
-    seat = game.seat_of(viewer)
-    opponent = None
-    if seat is not None and not game.against_computer and game.seat1_id is not None:
-        opponent = game.seat1 if seat == 0 else game.seat0
-    if seat is None:
-        standing = None
-    elif standing is UNREAD:
-        standing = standing_of(viewer)
-    muted_until = standing.chat_muted_until if standing is not None and standing.muted() else None
-    return Chat(
-        game=game,
-        messages=list(reversed(latest)),
-        writer=seat is not None,
-        opponent=opponent,
-        opponent_muted=opponent is not None and opponent.pk in hidden,
-        muted_until=muted_until,
-    )
+    return list(reversed(latest))
 
 
 def open_reports() -> QuerySet[Report]:

@@ -195,6 +195,8 @@ def chat_post(*, game_id: int, user: object, text: str, now: datetime | None = N
     if recent >= CHAT_BURST:
         raise ModerationError(_("You are writing too fast: wait a few seconds."))
     message = ChatMessage.objects.create(game=game, author=user, text=text, created_at=now)
+    if not game.chat_started:
+        Game.objects.filter(pk=game.pk).update(chat_started=True)
     send_after_commit(game_group(game.pk), {"type": "chat.changed"})
     return message
 

@@ -11,15 +11,12 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from game import services as game_services
 from game.routing import websocket_urlpatterns
 from moderation import services
 from moderation.chat import BANNED_CODE, log_of
 from moderation.models import ChatMessage
-from moderation.selectors import standing_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = URLRouter(websocket_urlpatterns)
@@ -210,16 +207,35 @@ def test_a_table_without_a_chat_sends_no_log_and_reads_none(django_assert_num_qu
     assert 'id="chat-log" hx-swap-oob="outerHTML"' in log_of(game, alice)
 
 
-def test_a_players_chat_log_reads_their_standing_only_when_not_given():
+def test_a_chat_never_written_in_is_shown_without_reading_it(django_assert_num_queries):
     alice, bob = (get_user_model().objects.create_user(name) for name in ("alice", "bob"))
     seek = game_services.game_create_seek(user=alice, trump="S")
     game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    with django_assert_num_queries(0):
+        assert "No messages yet." in log_of(game, alice)
+    services.chat_post(game_id=game.pk, user=bob, text="hi")
+    game.refresh_from_db()
+    assert game.chat_started
+    with django_assert_num_queries(1):  # the lines, with the muted ones left out in the query
+        assert "hi" in log_of(game, alice)
+    services.chat_mute_set(user=alice, other=bob, muted=True)
+    with django_assert_num_queries(1):
+        assert "No messages yet." in log_of(game, alice)
+    assert "hi" in log_of(game, AnonymousUser())
 
-    def standing_reads(*standing):
-        with CaptureQueriesContext(connection) as captured:
-            assert 'id="chat-log"' in log_of(game, alice, *standing)
-        return len([q for q in captured.captured_queries if "moderation_standing" in q["sql"]])
 
-    # A socket's arrival has read it for the ban check already (none: never warned nor muted).
-    assert standing_reads(standing_of(alice)) == 0
-    assert standing_reads() == 1
+async def test_a_socket_arriving_after_the_first_line_sees_it_where_the_game_was_kept():
+    """A chat line does not change the game's version, so a process keeping the game at that
+    version still has it as before the line: the arrival reads whether the chat started."""
+    game, users = await make_world()
+    alice = await connect(game, users["alice"])  # this process now keeps the game
+    await database_sync_to_async(services.chat_post)(
+        game_id=game.pk, user=users["bob"], text="first words"
+    )
+    await alice.receive_from(timeout=5)  # the line, pushed
+    spectator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
+    spectator.scope["user"] = AnonymousUser()
+    assert (await spectator.connect())[0]
+    assert "first words" in await spectator.receive_from(timeout=5)
+    for socket in (alice, spectator):
+        await socket.disconnect()
