@@ -3,7 +3,6 @@ answers every one in the order it came, and runs them on threads kept from reque
 
 import asyncio
 import threading
-import time
 
 import pytest
 from asgiref.sync import AsyncToSync, SyncToAsync
@@ -49,6 +48,9 @@ async def _ask(handler: BoundedASGIHandler, path: str, admitted: list[str]) -> b
 async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(bound, at_once):
     running, most, admitted, threads = 0, 0, [], set()
     lock = threading.Lock()
+    # Each request waits for the others the bound lets run beside it (a sleep raced the threads'
+    # start on a busy machine); one more running at once than the bound would show in ``most``.
+    together = threading.Barrier(at_once)
 
     def get_response(request):  # the middleware and the view, on the request's thread
         nonlocal running, most
@@ -56,7 +58,8 @@ async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(bound, a
         with lock:
             running += 1
             most = max(most, running)
-        time.sleep(0.02)
+        if together is not None:
+            together.wait(timeout=10)
         with lock:
             running -= 1
         return HttpResponse(f"answer {request.path}")
@@ -70,6 +73,7 @@ async def test_a_crowd_of_requests_runs_a_few_at_a_time_on_threads_kept(bound, a
     assert admitted == paths  # first come, first served
     assert answers == [f"answer {path}".encode() for path in paths]
     assert len(threads) == at_once  # each ran on a thread kept from an earlier request, if idle
+    together = None
     again = await _ask(handler, "/again/", admitted)
     assert again == b"answer /again/" and len(threads) == at_once
 
