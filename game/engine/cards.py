@@ -29,7 +29,7 @@ class Suit(IntEnum):
 
     @property
     def letter(self) -> str:
-        return self.name
+        return SUIT_LETTERS[self]
 
     @property
     def symbol(self) -> str:
@@ -72,6 +72,9 @@ _SUIT_BY_TEXT = {**{s.name: s for s in Suit}, **{s.symbol: s for s in Suit}}
 _RANK_BY_TEXT = {**{letter: Rank(i) for i, letter in enumerate(RANK_LETTERS)}, "10": Rank.TEN}
 
 RANKS_PER_SUIT = 9
+# Looked up, not called: an enum's call is ten times a tuple's index, on every card drawn.
+_SUITS: tuple[Suit, ...] = tuple(Suit)
+_RANKS: tuple[Rank, ...] = tuple(Rank)
 CARD_COUNT = 36
 SUIT_MASKS: tuple[int, ...] = tuple(0x1FF << (RANKS_PER_SUIT * s) for s in Suit)
 ALL_CARDS = (1 << CARD_COUNT) - 1
@@ -110,11 +113,11 @@ class Card(int):
 
     @property
     def suit(self) -> Suit:
-        return Suit(self // RANKS_PER_SUIT)
+        return _SUITS[self // RANKS_PER_SUIT]
 
     @property
     def rank(self) -> Rank:
-        return Rank(self % RANKS_PER_SUIT)
+        return _RANKS[self % RANKS_PER_SUIT]
 
     @property
     def mask(self) -> int:
