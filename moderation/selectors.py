@@ -45,9 +45,15 @@ def is_banned(user: object) -> bool:
 
 def muted_by(user: object) -> set[int]:
     """The ids of the users whose chat ``user`` has chosen not to see."""
+    return set(_muted_ids(user))
+
+
+def _muted_ids(user: object) -> Iterable[int]:
+    """:func:`muted_by` as a query, to read or to nest in another (nothing for an anonymous
+    viewer)."""
     if not getattr(user, "is_authenticated", False):
-        return set()
-    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+        return ()
+    return ChatMute.objects.filter(user=user).values_list("muted_id", flat=True)
 
 
 @dataclass(frozen=True)
@@ -99,13 +105,10 @@ def chat_for(game: Game, user: object) -> Chat:
 def chat_lines(game: Game, user: object) -> list[ChatMessage]:
     """The latest lines of ``game``'s chat that ``user`` sees, oldest first, in one query (the
     lines of people they muted left out in it)."""
-    hidden: Iterable[int] | QuerySet[ChatMute] = ()
-    if getattr(user, "is_authenticated", False):
-        hidden = ChatMute.objects.filter(user=user).values("muted_id")
-    return _latest_lines(game, hidden)
+    return _latest_lines(game, _muted_ids(user))
 
 
-def _latest_lines(game: Game, hidden: Iterable[int] | QuerySet[ChatMute]) -> list[ChatMessage]:
+def _latest_lines(game: Game, hidden: Iterable[int]) -> list[ChatMessage]:
     """The latest :data:`CHAT_SHOWN` lines of ``game``'s chat, oldest first, without those of the
     authors in ``hidden`` (their ids, or a query of them)."""
     latest = (
