@@ -115,6 +115,23 @@ def test_a_move_is_stored_with_its_ply_and_the_position_replays(game, alice, bob
     assert result.game.version > game.version
 
 
+def test_a_turn_stores_every_column_it_wrote_and_its_move_as_played(alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    result = play(game, mover(game, alice, bob))
+    stored = Game.objects.get(pk=game.pk)
+    assert {"state", "version", "clock0_ms", "turn_started_at"} <= set(result.columns)
+    for column in result.columns:
+        assert getattr(stored, column) == getattr(result.game, column), column
+    move = Move.objects.get(game=game, ply=result.move.ply)
+    assert (move.player, move.notation, move.time_spent_ms) == (
+        result.move.player,
+        result.move.notation,
+        result.move.time_spent_ms,
+    )
+    assert move.created_at == stored.turn_started_at  # the turn's one clock reading
+
+
 def test_a_stale_or_repeated_submission_for_a_ply_is_refused(game, alice, bob):
     user = mover(game, alice, bob)
     first = str(history_of(game).legal_moves()[0])
