@@ -47,7 +47,7 @@ from game.live import (
     send_held,
 )
 from game.models import Game
-from game.selectors import lobby_seeks
+from game.selectors import lobby_seeks, version_of
 from game.services import GameError
 from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
@@ -106,7 +106,7 @@ def _kept_if_current(game_id: int) -> Snapshot | None:
     kept = LIVE_GAMES.at(game_id, 0)
     if kept is None:
         return None
-    row = Game.objects.filter(pk=game_id).values_list("version", "chat_started").first()
+    row = version_of(game_id)
     if row is None or row[0] != kept.game.version:
         return None
     game = copy.copy(kept.game)  # the kept one is shared: its chat_started may be stale

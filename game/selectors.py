@@ -9,12 +9,25 @@ from django.utils import timezone
 
 from game import engine
 from game.models import Game
+from yourtrumps_site.prepared import Prepared
 
 
 def start_position(game: Game) -> engine.Position:
     """The deal of ``game``: its seed, trumps and rules, and the stored starting seat."""
     first = game.first_player
     return engine.deal(game.seed, game.trumps, game.rules, first=first)
+
+
+def version_of(game_id: int) -> tuple[int, bool] | None:
+    """The game's version and whether its chat has started, or ``None`` if there is no such game:
+    all that a socket arriving at a game this process keeps needs to read (``game.consumers``)."""
+    row = _VERSION.first(game_id)
+    return None if row is None else (row[0], bool(row[1]))
+
+
+_VERSION = Prepared(
+    lambda: Game.objects.filter(pk=0).order_by().values_list("version", "chat_started"), 1
+)
 
 
 def history_of(game: Game) -> engine.Game:

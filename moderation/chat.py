@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game.models import Game
@@ -68,9 +70,17 @@ def log_of(game: Game, user: object) -> str:
     shown without reading it: ``game.chat_started`` must be as read since the last line."""
     if not has_chat(game):
         return ""
-    lines = chat_lines(game, user) if game.chat_started else []
-    html = render_to_string("moderation/_chat_log.html", {"lines": lines})
+    if not game.chat_started:
+        return _empty_log(get_language())
+    html = render_to_string("moderation/_chat_log.html", {"lines": chat_lines(game, user)})
     return oob(html, "chat-log")
+
+
+@cache
+def _empty_log(language: str) -> str:
+    """A chat never written in, in ``language``: the same on every table, so rendered once (a
+    tenth of a socket's arrival when it was rendered for each)."""
+    return oob(render_to_string("moderation/_chat_log.html", {"lines": []}), "chat-log")
 
 
 @in_socket_thread

@@ -19,6 +19,7 @@ from moderation.models import (
     Report,
     Standing,
 )
+from yourtrumps_site.prepared import Prepared
 
 #: How many of a game's latest chat messages a page shows.
 CHAT_SHOWN = 100
@@ -39,8 +40,13 @@ def standing_of(user: object) -> Standing | None:
 
 def is_banned(user: object) -> bool:
     """Whether ``user``'s account is banned, read afresh: a socket's user may be stale."""
-    standing = standing_of(user)
-    return standing is not None and standing.banned
+    return bool(getattr(user, "pk", None)) and _BANNED.first(user.pk) is not None
+
+
+#: Every socket's arrival asks (``moderation.chat.refused``).
+_BANNED = Prepared(
+    lambda: Standing.objects.filter(user_id=0, banned_at__isnull=False).values_list("pk")[:1], 1
+)
 
 
 def muted_by(user: object) -> set[int]:

@@ -11,6 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 
 from game import services as game_services
 from game.routing import websocket_urlpatterns
@@ -212,6 +213,9 @@ def test_a_chat_never_written_in_is_shown_without_reading_it(django_assert_num_q
     seek = game_services.game_create_seek(user=alice, trump="S")
     game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
     with django_assert_num_queries(0):
+        assert "No messages yet." in log_of(game, alice)
+        with translation.override("gl"):  # rendered once per language, each in its own
+            assert "Aínda non hai mensaxes." in log_of(game, alice)
         assert "No messages yet." in log_of(game, alice)
     services.chat_post(game_id=game.pk, user=bob, text="hi")
     game.refresh_from_db()

@@ -1,0 +1,38 @@
+"""Reads whose SQL is built once per process, not by the ORM on every call.
+
+The ORM builds and compiles a query's SQL each time it runs. For the few reads on the hottest
+paths (every socket's arrival) that was a fifth of the arrival's time, for SQL that never
+changes: a :class:`Prepared` read keeps the SQL the ORM built the first time and runs it with
+each call's parameters on Django's own cursor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection
+from django.db.models import QuerySet
+
+
+class Prepared:
+    """A read built by ``build``, a query over placeholder values (``filter(pk=0)``): each call
+    gives the real values in the order the query takes them, and gets the first row, as the
+    query's ``values_list`` would return it (the database's own types: SQLite says 0 or 1 for a
+    boolean)."""
+
+    def __init__(self, build: Callable[[], QuerySet[Any, Any]], placeholders: int) -> None:
+        self._build = build
+        self._placeholders = placeholders
+        self._sql: dict[str, str] = {}  # by database vendor
+
+    def first(self, *params: object) -> tuple[Any, ...] | None:
+        sql = self._sql.get(connection.vendor)
+        if sql is None:
+            sql, built = self._build().query.sql_with_params()
+            if len(built) != self._placeholders:
+                raise ValueError(f"the query takes {len(built)} values, not {self._placeholders}")
+            self._sql[connection.vendor] = sql
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
