@@ -1,9 +1,10 @@
 """Reads whose SQL is built once per process, not by the ORM on every call.
 
-The ORM builds and compiles a query's SQL each time it runs. For the few reads on the hottest
-paths (every socket's arrival) that was a fifth of the arrival's time, for SQL that never
-changes: a :class:`Prepared` read keeps the SQL the ORM built the first time and runs it with
-each call's parameters on Django's own cursor.
+The ORM builds and compiles a query's SQL each time it runs. For the two reads of every socket's
+arrival (the game's version, the ban check) that was two fifths of the arrival's thread time
+(py-spy on ``manage.py bench_socket``), for SQL that never changes: a :class:`Prepared` read
+keeps the SQL the ORM built the first time and runs it with each call's values on Django's own
+cursor.
 """
 
 from __future__ import annotations
