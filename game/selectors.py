@@ -26,7 +26,7 @@ def version_of(game_id: int) -> tuple[int, bool] | None:
 
 
 _VERSION = Prepared(
-    lambda: Game.objects.filter(pk=0).order_by().values_list("version", "chat_started"), 1
+    lambda: Game.objects.filter(pk=0).order_by().values_list("version", "chat_started")
 )
 
 

@@ -45,7 +45,7 @@ def is_banned(user: object) -> bool:
 
 #: Every socket's arrival asks (``moderation.chat.refused``).
 _BANNED = Prepared(
-    lambda: Standing.objects.filter(user_id=0, banned_at__isnull=False).values_list("pk")[:1], 1
+    lambda: Standing.objects.filter(user_id=0, banned_at__isnull=False).values_list("pk")[:1]
 )
 
 

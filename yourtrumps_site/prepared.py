@@ -22,18 +22,18 @@ class Prepared:
     query's ``values_list`` would return it (the database's own types: SQLite says 0 or 1 for a
     boolean)."""
 
-    def __init__(self, build: Callable[[], QuerySet[Any, Any]], placeholders: int) -> None:
+    def __init__(self, build: Callable[[], QuerySet[Any, Any]]) -> None:
         self._build = build
-        self._placeholders = placeholders
-        self._sql: dict[str, str] = {}  # by database vendor
+        self._built: dict[str, tuple[str, int]] = {}  # by database vendor: the SQL, its values
 
     def first(self, *params: object) -> tuple[Any, ...] | None:
-        sql = self._sql.get(connection.vendor)
-        if sql is None:
-            sql, built = self._build().query.sql_with_params()
-            if len(built) != self._placeholders:
-                raise ValueError(f"the query takes {len(built)} values, not {self._placeholders}")
-            self._sql[connection.vendor] = sql
+        built = self._built.get(connection.vendor)
+        if built is None:
+            sql, placeholders = self._build().query.sql_with_params()
+            built = self._built[connection.vendor] = (sql, len(placeholders))
+        sql, count = built
+        if len(params) != count:
+            raise ValueError(f"the query takes {count} values, not {len(params)}")
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchone()
