@@ -1,10 +1,31 @@
 """Websocket URL patterns, served by ``yourtrumps_site.asgi``."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from game import consumers
 
+
+class GameIdConverter:
+    """A game's id as the database can hold it (a positive 64-bit integer): a socket for any
+    other number matches no route and is refused as a game that does not exist, before any read
+    (the game's reads are built once and hand the id to the database as it is)."""
+
+    regex = "[0-9]{1,19}"
+    largest = 2**63 - 1
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if not 0 < number <= self.largest:
+            raise ValueError(f"no game can have the id {value}")
+        return number
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(GameIdConverter, "game_id")
+
 websocket_urlpatterns = [
-    path("ws/games/<int:pk>/", consumers.GameConsumer.as_asgi()),
+    path("ws/games/<game_id:pk>/", consumers.GameConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
 ]

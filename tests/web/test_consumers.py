@@ -12,9 +12,11 @@ from django.contrib.auth.models import AnonymousUser
 from game import services
 from game.routing import websocket_urlpatterns
 from game.selectors import history_of
+from yourtrumps_site import asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = URLRouter(websocket_urlpatterns)
+site = URLRouter(asgi.websocket_routes)  # with the site's catch-all for what matches no route
 
 
 async def connect(path, user):
@@ -88,8 +90,10 @@ async def test_sockets_hear_of_a_turn_without_a_trip_to_the_shared_thread(monkey
     assert trips == []
 
 
-async def test_an_unknown_game_is_refused():
-    communicator = WebsocketCommunicator(application, "/ws/games/999999/")
+@pytest.mark.parametrize("game_id", ["999999", "0", str(2**63), "1" * 40])
+async def test_an_unknown_game_is_refused(game_id):
+    """Also an id no game can have (beyond the database's integers): not read, refused alike."""
+    communicator = WebsocketCommunicator(site, f"/ws/games/{game_id}/")
     communicator.scope["user"] = AnonymousUser()
     connected, code = await communicator.connect()
     assert not connected and code == 4404
