@@ -47,7 +47,7 @@ from game.live import (
     send_held,
 )
 from game.models import Game
-from game.selectors import lobby_seeks, version_of
+from game.selectors import game_with_players, lobby_seeks, notations_of, version_of
 from game.services import GameError
 from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
@@ -89,12 +89,12 @@ def _read(game_id: int) -> Snapshot | None:
     """The game read from the database, with its players and its turns' notations, which this
     process then keeps: the next turn's tables start from it (:data:`game.live.LIVE_GAMES`).
     ``None`` if there is no such game."""
-    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+    game = game_with_players(game_id)
     if game is None:
         return None
     if game.state is None:  # a seek: nothing dealt, no turns, nothing to keep
         return Snapshot(game, ())
-    notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
+    notations = notations_of(game_id)
     LIVE_GAMES.read(game, notations)
     return Snapshot(game, notations)
 

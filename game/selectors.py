@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import engine
-from game.models import Game
+from game.models import Game, Move
 from yourtrumps_site.prepared import Prepared
 
 
@@ -27,6 +27,25 @@ def version_of(game_id: int) -> tuple[int, bool] | None:
 
 _VERSION = Prepared(
     lambda: Game.objects.filter(pk=0).order_by().values_list("version", "chat_started")
+)
+
+
+def game_with_players(game_id: int) -> Game | None:
+    """The game with both its players, or ``None`` if there is no such game: what a socket
+    arriving at a game this process does not keep reads (``game.consumers``)."""
+    return _GAME.instance(game_id)
+
+
+_GAME = Prepared(lambda: Game.objects.select_related("seat0", "seat1").filter(pk=0).order_by())
+
+
+def notations_of(game_id: int) -> tuple[str, ...]:
+    """The notations of the game's turns in ply order (its move log, as text)."""
+    return tuple(notation for (notation,) in _NOTATIONS.all(game_id))
+
+
+_NOTATIONS = Prepared(
+    lambda: Move.objects.filter(game_id=0).order_by("ply").values_list("notation")
 )
 
 

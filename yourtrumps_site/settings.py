@@ -426,6 +426,8 @@ STORAGES = {
 
 HTTPS = env_bool("HTTPS", default=not DEBUG)
 SESSION_COOKIE_SECURE = HTTPS
+# Django's database sessions, read with SQL built once (every request and socket reads one).
+SESSION_ENGINE = "accounts.sessions"
 CSRF_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS
