@@ -11,6 +11,7 @@ from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
+from accounts import backends
 from accounts.forms import SignUpForm
 from accounts.models import Profile
 from accounts.services import profile_set_language, user_sign_up
@@ -64,7 +65,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             language=translation.get_language() or "",
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=backends.PATH)
         return redirect("game:lobby")
     return render(request, "accounts/signup.html", {"form": form})
 

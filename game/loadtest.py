@@ -457,6 +457,8 @@ def make_players_in_db(names: Sequence[str], password: str) -> dict[str, str]:
     from django.db import transaction
     from django.utils.module_loading import import_string
 
+    from accounts import backends
+
     user_model = get_user_model()
     session_store = import_string(settings.SESSION_ENGINE + ".SessionStore")
     hashed = make_password(password)  # one hash for every player: it is the slow part
@@ -471,7 +473,7 @@ def make_players_in_db(names: Sequence[str], password: str) -> dict[str, str]:
         for user in user_model.objects.filter(username__in=names):
             session = session_store()
             session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[BACKEND_SESSION_KEY] = backends.PATH
             session[HASH_SESSION_KEY] = user.get_session_auth_hash()
             session.create()
             keys[user.username] = session.session_key

@@ -367,7 +367,8 @@ TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 50 if _SQLITE else 1000) / 1000
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, its session's user read with SQL built once (accounts.backends).
+    "accounts.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 1  # hour
