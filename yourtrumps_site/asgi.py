@@ -64,5 +64,9 @@ class _Formatted:
 
 # Autobahn pretty-prints its forty settings for a debug line on every socket's connection,
 # written out or not: a twentieth of a socket's arrival in the server (py-spy, 1,000 sockets
-# opening at once). The text is now made only if that line is written.
+# opening at once). The text is now made only if that line is written; the module's one other
+# use of ``pformat``, a ``Timings``' text (tracked only on request), is made at once as before.
 autobahn.websocket.protocol.pformat = _Formatted
+autobahn.websocket.protocol.Timings.__str__ = lambda timings: pprint.pformat(
+    {key: timings[key] for key in timings}
+)

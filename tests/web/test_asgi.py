@@ -1,6 +1,9 @@
 """The server's process is set up for a crowd's long-lived objects (``yourtrumps_site.asgi``)."""
 
 import gc
+import pprint
+
+import autobahn.websocket.protocol
 
 import yourtrumps_site.asgi  # noqa: F401  (the set-up happens on import)
 
@@ -9,3 +12,20 @@ def test_the_collector_leaves_start_up_objects_alone_and_young_ones_to_reference
     assert gc.get_freeze_count() > 0
     young, middle, old = gc.get_threshold()
     assert young >= 50_000 and middle >= 20 and old >= 100
+
+
+def test_autobahns_settings_dump_is_made_only_when_its_line_is_written():
+    settings = [
+        ("autoPingInterval", 0, "WebSocketServerFactory"),
+        ("utf8validateIncoming", True, ""),
+    ]
+    dump = autobahn.websocket.protocol.pformat(settings)
+    assert not isinstance(dump, str)  # nothing formatted yet
+    assert f"\n{dump}" == "\n" + pprint.pformat(settings)  # as a log line
+
+
+def test_autobahns_timings_still_read_as_text():
+    timings = autobahn.websocket.protocol.Timings()
+    timings.track("onOpen")
+    text = str(timings)
+    assert isinstance(text, str) and "onOpen" in text
