@@ -77,8 +77,10 @@ TABLE_TAG = re.compile(r'<div\b[^>]*\bid="table"[^>]*>')
 PLY = re.compile(r'\bdata-ply="(\d+)"')
 VERSION = re.compile(r'\bdata-version="(\d+)"')
 STATUS = re.compile(r'\bdata-status="([a-z]*)"')
-MOVE_INPUT = re.compile(r'<(?:input|button)\b[^>]*\bname="move"[^>]*>')
-VALUE = re.compile(r'\bvalue="([^"]*)"')
+#: A turn's input or button, as the site writes them (``name`` then ``value``): a literal the
+#: regex engine finds fast, where a scan of every tag's attributes took most of the load test's
+#: own time at hundreds of moves a second.
+MOVE_VALUE = re.compile(r'name="move" value="([^"]*)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ERROR_NOTICE = re.compile(r'class="notice notice--error"[^>]*>(.*?)</', re.S)
 GAME_URL = re.compile(r"/games/(\d+)/")
@@ -347,7 +349,7 @@ class TableView:
 
     def moves(self) -> list[str]:
         """The turns this viewer's table offers: the ``move`` values of its forms."""
-        return [m.group(1) for tag in MOVE_INPUT.findall(self.html) if (m := VALUE.search(tag))]
+        return MOVE_VALUE.findall(self.html)
 
     def error(self) -> str | None:
         """The message of a refused input, if the partial carries one."""
