@@ -26,6 +26,12 @@ def wait_for_ply(page: Page, value: int) -> None:
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(value), timeout=STEP_TIMEOUT)
 
 
+def wait_for_address(page: Page, value: int) -> None:
+    """Wait for a step's position and then its address, which htmx pushes just after the swap."""
+    wait_for_ply(page, value)
+    expect(page).to_have_url(re.compile(rf"\?ply={value}$"), timeout=STEP_TIMEOUT)
+
+
 class ReplayTests(helpers.BrowserTestCase):
 
     def setUp(self) -> None:
@@ -58,8 +64,7 @@ class ReplayTests(helpers.BrowserTestCase):
 
         for expected in (1, 2, 3):
             page.keyboard.press("ArrowRight")
-            wait_for_ply(page, expected)
-            assert page.url.endswith(f"?ply={expected}")  # every step has its own address
+            wait_for_address(page, expected)  # every step has its own address
         page.keyboard.press("ArrowLeft")
         wait_for_ply(page, 2)
         expect(page.locator(".card--moved").first).to_be_visible()  # the turn just played
@@ -72,7 +77,7 @@ class ReplayTests(helpers.BrowserTestCase):
 
         # The move list jumps; the shared address opens the same position in a new visit.
         page.locator(".move-log__list--replay a", has_text="10.").click()
-        wait_for_ply(page, 10)
+        wait_for_address(page, 10)
         expect(page.locator(".analysis")).to_contain_text("to move")
         page.screenshot(path=self.artifacts / "replay-ply-10.png", full_page=True)
         shared = page.url
