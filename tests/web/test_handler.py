@@ -2,11 +2,13 @@
 answers every one in the order it came, and runs them on threads kept from request to request."""
 
 import asyncio
+import gc
 import threading
 
 import pytest
 from asgiref.sync import AsyncToSync, SyncToAsync
 from channels.layers import get_channel_layer
+from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponse
 from django.test import override_settings
@@ -85,7 +87,12 @@ def _page(request):
     return HttpResponse(f"page for {request.user}")
 
 
-urlpatterns = [path("page/", _page)]
+def _message_page(request):
+    messages.info(request, "seen")  # the request's messages storage points back at it
+    return HttpResponse(f"page for {request.user} by {request.htmx.target}")
+
+
+urlpatterns = [path("page/", _page), path("message/", _message_page)]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -116,3 +123,23 @@ async def test_a_request_crosses_between_loop_and_thread_a_few_times_not_per_mid
 
 def test_the_site_serves_http_through_the_bounded_handler():
     assert isinstance(application.application_mapping["http"], BoundedASGIHandler)
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ROOT_URLCONF=__name__)
+async def test_an_answered_request_is_freed_without_the_cycle_collector():
+    handler = BoundedASGIHandler()
+    await _ask(handler, "/message/", [])  # imports and caches warmed up
+    gc.collect()
+    gc.disable()
+    try:
+        answer = await _ask(handler, "/message/", [])
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what only the collector could free stays in gc.garbage
+        gc.collect()
+        left = {type(thing).__name__ for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert answer == b"page for AnonymousUser by None"
+    assert "ASGIRequest" not in left and "FallbackStorage" not in left
