@@ -54,6 +54,7 @@ import re
 import resource
 import secrets
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -144,6 +145,8 @@ class Seated:
     relay: Latency
     #: The servers' CPU over those seconds (``--pid``).
     server_cpu_seconds: float = 0.0
+    #: How late this client's own event loop woke over those seconds (see ``Report.client_lag``).
+    client_lag: Latency = field(default_factory=lambda: Latency.of([]))
 
     @property
     def moves_per_second(self) -> float:
@@ -175,6 +178,15 @@ class Report:
     load_average_start: tuple[float, float, float]
     load_average_end: tuple[float, float, float]
     set_up_seconds: float
+    #: The host, which is shared: how long a fixed piece of work took this process before and
+    #: after the play (:func:`speed_probe`), and the machine's cores over the play
+    #: (:class:`HostCpu`). ``None`` where ``/proc/stat`` is missing.
+    speed_probe_seconds: tuple[float, float] = (math.nan, math.nan)
+    host_cpu: HostCpu | None = None
+    #: How late this client's event loop woke from a short sleep, sampled all through the play:
+    #: a turn's latency includes the client's own delays (its CPU, its cycle collector), and
+    #: this tells a reader how much of a tail may be the client's rather than the server's.
+    client_lag: Latency = field(default_factory=lambda: Latency.of([]))
     #: The turns sent once every game's sockets were open (the crowd all seated): how long that
     #: lasted, the turns, and their latencies. ``None`` when not every socket opened.
     all_seated: Seated | None = None
@@ -215,6 +227,7 @@ class Report:
             row(f"turn ({self.via})", self.turn),
             row("relay", self.relay),
             row("socket connect", self.socket_connect),
+            row("client's lag", self.client_lag),
         ]
         seated = self.all_seated
         if seated is not None:
@@ -229,6 +242,7 @@ class Report:
                 ),
                 row(f"turn ({self.via})", seated.turn),
                 row("relay", seated.relay),
+                row("client's lag", seated.client_lag),
             ]
         lines += [
             f"  errors: {self.error_count}"
@@ -245,6 +259,17 @@ class Report:
                 *self.load_average_start, *self.load_average_end
             )
         )
+        before, after = self.speed_probe_seconds
+        host = (
+            f"  host: the speed probe took {before:.3f} s of CPU before the play, {after:.3f} s"
+            " after"
+        )
+        if self.host_cpu is not None:
+            host += (
+                f"; its {self.host_cpu.cores} cores {self.host_cpu.busy:.0%} busy over the play,"
+                f" {self.host_cpu.steal:.1%} stolen"
+            )
+        lines.append(host)
         lines += [f"  problem: {p}" for p in self.problems[:20]]
         return "\n".join(lines)
 
@@ -268,6 +293,9 @@ class Stats:
     turn_sent: list[float] = field(default_factory=list)
     relay_sent: list[float] = field(default_factory=list)
     connect: list[float] = field(default_factory=list)
+    #: How late the client's loop woke from each probe's sleep, and when the probe woke.
+    lag: list[float] = field(default_factory=list)
+    lag_at: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     games_started: int = 0
@@ -292,6 +320,52 @@ def process_cpu_seconds(pid: int) -> float:
         text = stat.read()
     fields = text[text.rindex(")") + 2 :].split()  # the name may hold spaces: skip past it
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: The work :func:`speed_probe` times: 0.06 to 0.1 s of CPU on this project's 2-core machines.
+SPEED_PROBE_LOOPS = 2_000_000
+
+
+def speed_probe() -> float:
+    """CPU seconds this process takes for a fixed piece of pure-Python work. On a shared host the
+    same work takes up to 1.7 times longer at times (seen on these 2 cores within minutes), and
+    every figure of a run taken then with it: compare runs only with this beside them."""
+    started = time.process_time()
+    total = 0
+    for n in range(SPEED_PROBE_LOOPS):
+        total += n
+    return time.process_time() - started
+
+
+@dataclass(frozen=True, slots=True)
+class HostCpu:
+    """What the machine's cores did between two readings of ``/proc/stat``."""
+
+    cores: int
+    busy: float  # the share of all cores' time spent running anything (this run or not)
+    steal: float  # the share taken by the hypervisor for other machines
+
+    @staticmethod
+    def read() -> list[int] | None:
+        """The machine's CPU time counters (``/proc/stat``'s first line), or ``None``."""
+        try:
+            with open("/proc/stat") as stat:
+                return [int(n) for n in stat.readline().split()[1:9]]
+        except (OSError, ValueError):
+            return None
+
+    @classmethod
+    def between(cls, start: list[int] | None, end: list[int] | None) -> HostCpu | None:
+        if start is None or end is None:
+            return None
+        user, nice, system, idle, iowait, irq, softirq, steal = (
+            b - a for a, b in zip(start, end, strict=True)
+        )
+        total = user + nice + system + idle + iowait + irq + softirq + steal
+        if total <= 0:
+            return None
+        busy = user + nice + system + irq + softirq + steal
+        return cls(cores=os.cpu_count() or 1, busy=busy / total, steal=steal / total)
 
 
 def own_cpu_seconds() -> float:
@@ -995,6 +1069,21 @@ async def _progress(run: Run, started: float) -> None:
         last_moves, last_time = stats.moves, now
 
 
+#: The client's loop-lag probe sleeps this long, over and over.
+LAG_PROBE_SECONDS = 0.01
+
+
+async def _watch_loop(run: Run) -> None:
+    """Sample how late the client's event loop wakes from a short sleep until the run stops."""
+    stats = run.stats
+    while not run.stopping.is_set():
+        slept = run.clock()
+        await asyncio.sleep(LAG_PROBE_SECONDS)
+        woke = run.clock()
+        stats.lag.append(max(0.0, woke - slept - LAG_PROBE_SECONDS))
+        stats.lag_at.append(woke)
+
+
 async def _settle(run: Run, matches: Sequence[Match]) -> dict[int, list[int]]:
     """After the play: every game's table as the server has it, against each socket's last table
     (waiting a little for sockets a message behind). Returns each game's socket versions."""
@@ -1029,6 +1118,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
     run = Run(config)
     stats = run.stats
     load_start = os.getloadavg()
+    speed_before = speed_probe()
     set_up_started = run.clock()
     connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=None)
     timeout = aiohttp.ClientTimeout(total=config.http_timeout)
@@ -1076,6 +1166,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         matches = [Match(run, players[2 * i], players[2 * i + 1]) for i in range(config.games)]
         started = run.clock()
         cpu_play_start = own_cpu_seconds()
+        host_play_start = HostCpu.read()
         server_play_start = {pid: process_cpu_seconds(pid) for pid in config.pids}
 
         async def start(index: int, match: Match) -> None:
@@ -1084,16 +1175,18 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
                 await match.play()
 
         progress = asyncio.create_task(_progress(run, started))
+        lag_probe = asyncio.create_task(_watch_loop(run))
         tasks = [asyncio.create_task(start(i, m)) for i, m in enumerate(matches)]
         await run.sleep(config.seconds)
         run.stopping.set()
         stopped = run.clock()
         server_stopped = {pid: process_cpu_seconds(pid) for pid in config.pids}
+        host_cpu = HostCpu.between(host_play_start, HostCpu.read())
         # The players finish the turn in hand (and wait for its relay) before they leave.
         await asyncio.wait(tasks, timeout=config.relay_timeout + config.http_timeout)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, progress, return_exceptions=True)
+        await asyncio.gather(*tasks, progress, lag_probe, return_exceptions=True)
         elapsed = stopped - started
         socket_versions = await _settle(run, matches)
         cpu = own_cpu_seconds() - cpu_play_start
@@ -1110,9 +1203,15 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         since = stats.last_first_table
         turns = [t for t, sent in zip(stats.turn, stats.turn_sent, strict=True) if sent >= since]
         relays = [r for r, sent in zip(stats.relay, stats.relay_sent, strict=True) if sent >= since]
+        lags = [x for x, at in zip(stats.lag, stats.lag_at, strict=True) if since <= at <= stopped]
         seated_cpu = sum(server_stopped[pid] - cpu for pid, cpu in stats.server_cpu_seated.items())
         seated = Seated(
-            stopped - since, len(turns), Latency.of(turns), Latency.of(relays), seated_cpu
+            stopped - since,
+            len(turns),
+            Latency.of(turns),
+            Latency.of(relays),
+            seated_cpu,
+            Latency.of(lags),
         )
     report = Report(
         url=" ".join(config.urls),
@@ -1126,6 +1225,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         turn=Latency.of(stats.turn),
         relay=Latency.of(stats.relay),
         socket_connect=Latency.of(stats.connect),
+        client_lag=Latency.of(stats.lag),
         sockets_opened=stats.sockets_opened,
         sockets_open_seconds=opened,
         games_started=stats.games_started,
@@ -1135,6 +1235,8 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         server_cpu_seconds=server,
         load_average_start=load_start,
         load_average_end=os.getloadavg(),
+        speed_probe_seconds=(speed_before, speed_probe()),
+        host_cpu=host_cpu,
         set_up_seconds=set_up_seconds,
         all_seated=seated,
         ramp=config.ramp,

@@ -111,6 +111,9 @@ def test_the_report_prints_every_figure() -> None:
         load_average_start=(0.5, 0.4, 0.3),
         load_average_end=(1.5, 0.9, 0.4),
         set_up_seconds=1.0,
+        client_lag=Latency.of([0.001, 0.003]),
+        speed_probe_seconds=(0.061, 0.094),
+        host_cpu=loadtest.HostCpu(cores=2, busy=0.82, steal=0.001),
         all_seated=Seated(seconds=8.0, moves=36, turn=lat, relay=lat),
     )
     text = report.format()
@@ -121,10 +124,22 @@ def test_the_report_prints_every_figure() -> None:
         "3  HTTP 500: POST move",
         "pid 123",
         "once all 4 sockets were open, the last 8.0 s: 36 moves, 4.5 moves/s",
+        "client's lag" + " " * 11 + "2" + " " * 7 + "2.0",  # its count, then p50 in ms
+        "the speed probe took 0.061 s of CPU before the play, 0.094 s after; "
+        "its 2 cores 82% busy over the play, 0.1% stolen",
     ):
         assert expected in text
     assert report.error_count == 4
     assert '"error_count": 4' in report.to_json()
+
+
+def test_the_host_cpu_is_shared_out_between_two_readings() -> None:
+    # user, nice, system, idle, iowait, irq, softirq, steal (clock ticks since boot)
+    start = [100, 0, 20, 500, 5, 0, 5, 0]
+    end = [160, 0, 40, 510, 5, 0, 5, 10]  # 100 ticks: 90 busy, of them 10 stolen
+    host = loadtest.HostCpu.between(start, end)
+    assert host is not None and host.busy == pytest.approx(0.9) and host.steal == pytest.approx(0.1)
+    assert loadtest.HostCpu.between(start, None) is None  # no /proc/stat: no figure
 
 
 class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
@@ -180,6 +195,9 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert report.relay.count == report.moves, summary  # every move seen by the opponent
         seated = report.all_seated  # the turns once every socket was open are counted apart
         assert seated is not None and 0 < seated.moves <= report.moves, summary
+        # The client's own lag was sampled all through the play (10 ms sleeps), seated or not.
+        assert 0 < seated.client_lag.count < report.client_lag.count, summary
+        assert all(seconds > 0 for seconds in report.speed_probe_seconds), summary
 
 
 needs_postgres_and_redis = pytest.mark.skipif(
