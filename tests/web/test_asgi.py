@@ -2,8 +2,11 @@
 
 import gc
 import pprint
+from types import SimpleNamespace
 
 import autobahn.websocket.protocol
+from daphne.http_protocol import WebRequest
+from twisted.web.test.requesthelper import DummyChannel
 
 import yourtrumps_site.asgi  # noqa: F401  (the set-up happens on import)
 
@@ -29,3 +32,12 @@ def test_autobahns_timings_still_read_as_text():
     timings.track("onOpen")
     text = str(timings)
     assert isinstance(text, str) and "onOpen" in text
+
+
+def test_daphne_leaves_a_posted_form_to_django_to_parse():
+    channel = DummyChannel()
+    connected = []
+    channel.factory = SimpleNamespace(server=SimpleNamespace(protocol_connected=connected.append))
+    request = WebRequest(channel)
+    assert connected == [request]  # Daphne's own set-up still ran
+    assert request._parsePOSTFormSubmission is False  # Twisted will not parse the body
