@@ -97,6 +97,16 @@ class BoundedASGIHandler(ASGIHandler):
         response._resource_closers.append(request.__dict__.clear)
         return response
 
+    async def listen_for_disconnect(self, receive: Any) -> None:
+        """Wait for the client's disconnect, as Django's does, but end there instead of raising
+        ``RequestAborted``: Daphne sends that message as each response finishes, and the
+        exception, kept in its task with its traceback, tied the request, its response, their
+        tasks and frames into a reference cycle, about 110 objects a request that only the
+        cycle collector freed. Django's handler treats the task's end the same either way."""
+        message = await receive()
+        if message["type"] != "http.disconnect":
+            raise AssertionError(f"Invalid ASGI message after request body: {message['type']}")
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)  # refuses it
