@@ -2,6 +2,7 @@
 Daphne that asserts correctness only (never timing): no errors of any kind, no lost relay, every
 socket's last table at the stored game's version, and the stored games sound."""
 
+import http.client
 import io
 import multiprocessing
 import os
@@ -233,7 +234,9 @@ def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2):
             return True
-    except OSError:
+    # Before the server listens, a connection to a port in the ephemeral range can meet itself
+    # (TCP's simultaneous open) and read back its own request: not an answer either.
+    except (OSError, http.client.HTTPException):
         return False
 
 
