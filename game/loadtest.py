@@ -358,13 +358,12 @@ class HostCpu:
     def between(cls, start: list[int] | None, end: list[int] | None) -> HostCpu | None:
         if start is None or end is None:
             return None
-        user, nice, system, idle, iowait, irq, softirq, steal = (
-            b - a for a, b in zip(start, end, strict=True)
-        )
-        total = user + nice + system + idle + iowait + irq + softirq + steal
+        ticks = [b - a for a, b in zip(start, end, strict=True)]
+        total = sum(ticks)
         if total <= 0:
             return None
-        busy = user + nice + system + irq + softirq + steal
+        idle, iowait, steal = ticks[3], ticks[4], ticks[7]  # /proc/stat's column order
+        busy = total - idle - iowait
         return cls(cores=os.cpu_count() or 1, busy=busy / total, steal=steal / total)
 
 

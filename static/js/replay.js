@@ -47,15 +47,14 @@
 
   document.addEventListener("htmx:afterSettle", function () {
     var replay = document.getElementById("replay");
-    if (replay) {
-      // The address names the ply shown, whatever order the answers came in: after a quick run
-      // of keys it could stay one step behind (an answer swapped in without its push).
-      var address = replay.dataset.url + "?ply=" + replay.dataset.ply;
-      if (location.pathname + location.search !== address) {
-        history.replaceState(history.state, "", address);
-      }
+    if (!replay) return;
+    // The address names the ply shown, whatever order the answers came in: after a quick run of
+    // keys it could stay one step behind (an answer swapped in without its push).
+    var address = replay.dataset.url + "?ply=" + replay.dataset.ply;
+    if (location.pathname + location.search !== address) {
+      history.replaceState(history.state, "", address);
     }
-    if (replay && wanted !== null) {
+    if (wanted !== null) {
       var shown = Number(replay.dataset.ply);
       // A key pressed while the page was being swapped clicked a button on its way out, and
       // htmx drops that request: ask again until the page shows the ply last wanted.

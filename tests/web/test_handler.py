@@ -150,4 +150,3 @@ async def test_an_answered_request_is_freed_without_the_cycle_collector():
     # Neither the request and what hangs on it, nor the disconnect Daphne reports once the
     # answer is finished (as an exception, its traceback held the request's frames).
     assert not left & {"ASGIRequest", "FallbackStorage", "RequestAborted", "traceback"}
-
