@@ -30,8 +30,8 @@ from .search import Key
 __all__ = ["LEVELS", "analyse", "choose_move"]
 
 
-def _history(position: Position, history: Iterable[dict[str, Any]]) -> Counter[Key]:
-    counts: Counter[Key] = Counter(position_from_json(p).key for p in history)
+def _history(position: Position, earlier: list[Position]) -> Counter[Key]:
+    counts: Counter[Key] = Counter(p.key for p in earlier)
     counts[position.key] += 1
     return counts
 
@@ -46,10 +46,12 @@ def choose_move(
     """The turn ``level`` (one of :data:`LEVELS`) plays, in RULES.md notation.
 
     ``seconds`` overrides the level's thinking time; ``history`` lists the
-    game's earlier positions, so that the computer sees repetitions coming.
+    game's earlier positions in order, so that the computer sees repetitions coming
+    (and reads the opponent's habit, see habits.py).
     """
     start = position_from_json(position)
-    return str(choose(start, level, seconds, _history(start, history)).move)
+    earlier = [position_from_json(p) for p in history]
+    return str(choose(start, level, seconds, _history(start, earlier), past=earlier).move)
 
 
 def analyse(
@@ -62,4 +64,5 @@ def analyse(
     ``best`` lists turns that keep the value (exact) or score best (not exact).
     """
     start = position_from_json(position)
-    return as_dict(deepest(start, _history(start, history), seconds))
+    earlier = [position_from_json(p) for p in history]
+    return as_dict(deepest(start, _history(start, earlier), seconds))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from game.engine import Game, Rules, Suit, deal
 
-from .players import choose
+from .players import choose_in_game
 
 #: A game still running after this many plies is stopped and scored as a draw.
 MAX_PLIES = 3000
@@ -68,7 +68,7 @@ def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -
     while game.outcome is None and game.ply < MAX_PLIES:
         mover = game.position.to_move
         start = time.perf_counter()
-        choice = choose(game.position, levels[mover], seconds, game.position_counts, rng)
+        choice = choose_in_game(game, levels[mover], seconds, rng)
         elapsed = time.perf_counter() - start
         (record.a_times if mover == a_seat else record.b_times).append(elapsed)
         game.play(choice.move)

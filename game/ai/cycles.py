@@ -33,7 +33,7 @@ from typing import Any
 from game.engine import Game, Position, Rules, position_to_json
 
 from .arena import GameRecord, arena_game
-from .players import choose
+from .players import choose_in_game
 from .search import prove
 from .solver import solve
 
@@ -153,7 +153,7 @@ def playout(
     while again.outcome is None and again.ply - start < max_plies:
         mover = again.position.to_move
         who = level if mover == record.a_seat else opponent
-        again.play(choose(again.position, who, seconds, again.position_counts, rng).move)
+        again.play(choose_in_game(again, who, seconds, rng).move)
     if again.outcome is None:
         return "unfinished", again.ply - start
     winner = again.outcome.winner

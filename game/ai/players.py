@@ -9,19 +9,23 @@ keys, for repetition) to a turn. They differ in how much they think:
 - ``hard`` deepens as far as about a second allows;
 - ``perfect`` solves the position outright when it is small enough (exact
   win / draw / loss), otherwise searches longest and still plays proven wins.
+
+``hard`` and ``perfect`` also read the opponent's habit (habits.py): against a
+player who has kept to a fixed rule all game, they search that player's replies.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from game.engine import Move, Position
+from game.engine import Game, Move, Position
 
 from .bots import BOTS, bot_move
 from .evaluate import EVAL_LIMIT, evaluate
+from .habits import Habit, habit_of
 from .search import AlphaBeta, Key, prove
 from .solver import solve
 
@@ -53,7 +57,9 @@ class Choice:
     value: str | float | None = None
 
 
-Player = Callable[[Position, Mapping[Key, int], float | None, random.Random], Choice]
+Player = Callable[[Position, Mapping[Key, int], float | None, random.Random, Habit | None], Choice]
+#: The levels that read the opponent's habit; the others meet every player alike.
+HABIT_READERS = ("hard", "perfect")
 
 
 def _immediate_win(position: Position) -> Move | None:
@@ -65,14 +71,22 @@ def _immediate_win(position: Position) -> Move | None:
 
 
 def beginner(
-    position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+    position: Position,
+    history: Mapping[Key, int],
+    seconds: float | None,
+    rng: random.Random,
+    habit: Habit | None,
 ) -> Choice:
     moves = position.legal_moves()
     return Choice(_immediate_win(position) or moves[rng.randrange(len(moves))])
 
 
 def easy(
-    position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+    position: Position,
+    history: Mapping[Key, int],
+    seconds: float | None,
+    rng: random.Random,
+    habit: Habit | None,
 ) -> Choice:
     """One turn ahead, choosing among turns with chances weighted by their evaluation."""
     win = _immediate_win(position)
@@ -97,7 +111,9 @@ CONTEMPT = EVAL_LIMIT * 15 // 100
 RETURNS_DRAW = True
 
 
-def playing_search(history: Mapping[Key, int], contempt: int = CONTEMPT) -> AlphaBeta:
+def playing_search(
+    history: Mapping[Key, int], contempt: int = CONTEMPT, habit: Habit | None = None
+) -> AlphaBeta:
     """The search a level plays with: contempt, and a return to a seen position is a draw.
 
     Under the rules a position must arise a third time to draw, so a search that
@@ -107,19 +123,23 @@ def playing_search(history: Mapping[Key, int], contempt: int = CONTEMPT) -> Alph
     any position the game or its path has seen as the draw the cycle leads to: a won
     side never needs to return (the end must come nearer), and with contempt it looks
     for another way at once. The opponent may still vary, so this is for playing only;
-    an analysis keeps the rules' count.
+    an analysis keeps the rules' count. ``habit`` foresees the opponent's replies.
     """
     if not RETURNS_DRAW:
-        return AlphaBeta(history, contempt=contempt)
+        return AlphaBeta(history, contempt=contempt, expect=habit)
     seen_before = dict.fromkeys(history, 2)
-    return AlphaBeta(seen_before, contempt=contempt, first_return_draws=True)
+    return AlphaBeta(seen_before, contempt=contempt, first_return_draws=True, expect=habit)
 
 
 def _searcher(max_depth: int) -> Player:
     def play(
-        position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+        position: Position,
+        history: Mapping[Key, int],
+        seconds: float | None,
+        rng: random.Random,
+        habit: Habit | None,
     ) -> Choice:
-        result = playing_search(history).search(position, seconds, max_depth)
+        result = playing_search(history, habit=habit).search(position, seconds, max_depth)
         return Choice(rng.choice(result.best), result.exact, result.value)
 
     return play
@@ -137,34 +157,44 @@ class Analysis:
 
 
 def deepest(
-    position: Position, history: Mapping[Key, int], seconds: float, contempt: int = 0
+    position: Position,
+    history: Mapping[Key, int],
+    seconds: float,
+    contempt: int = 0,
+    habit: Habit | None = None,
 ) -> Analysis:
     """Solve outright when few cards are in play, else search; both within ``seconds``.
 
-    ``contempt`` is for playing (see :data:`CONTEMPT`); an analysis leaves it at 0.
+    ``contempt`` and ``habit`` are for playing (see :data:`CONTEMPT`, habits.py); an
+    analysis leaves them out. With a habit, a proven draw or loss is not the end of
+    it: the search then looks for the win that player's rule leaves open.
     """
     budget = seconds
     if cards_in_play(position) <= SOLVER_CARDS:
         solved = solve(position, history, seconds=budget / 2)
-        if solved is not None:
+        if solved is not None and (habit is None or solved.value == "win"):
             return Analysis(solved.value, solved.best, True, solved.distance, "solver")
         budget /= 2
     if cards_in_hands(position) <= PROVER_CARDS:
         proof = prove(position, history, seconds=budget / 2)
-        if proof is not None:
+        if proof is not None and (habit is None or proof.value == "win"):
             return Analysis(proof.value, proof.best, True, proof.depth, "proof")
         budget /= 2
-    search = playing_search(history, contempt) if contempt else AlphaBeta(history)
+    search = playing_search(history, contempt, habit) if contempt else AlphaBeta(history)
     result = search.search(position, budget)
     return Analysis(result.value, result.best, result.exact, result.depth, "search")
 
 
 def perfect(
-    position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+    position: Position,
+    history: Mapping[Key, int],
+    seconds: float | None,
+    rng: random.Random,
+    habit: Habit | None,
 ) -> Choice:
     """The exact solution when the position is small enough, else the deepest search."""
     budget = seconds if seconds is not None else PERFECT_SECONDS
-    found = deepest(position, history, budget, CONTEMPT)
+    found = deepest(position, history, budget, CONTEMPT, habit)
     return Choice(rng.choice(found.best), found.exact, found.value)
 
 
@@ -180,7 +210,11 @@ def cards_in_play(position: Position) -> int:
 
 def _bot(name: str) -> Player:
     def play(
-        position: Position, history: Mapping[Key, int], seconds: float | None, rng: random.Random
+        position: Position,
+        history: Mapping[Key, int],
+        seconds: float | None,
+        rng: random.Random,
+        habit: Habit | None,
     ) -> Choice:
         return Choice(bot_move(position, name))
 
@@ -204,8 +238,12 @@ def choose(
     seconds: float | None = None,
     history: Mapping[Key, int] | None = None,
     rng: random.Random | None = None,
+    past: Sequence[Position] = (),
 ) -> Choice:
-    """The turn ``level`` plays in ``position``; ``seconds`` overrides its thinking time."""
+    """The turn ``level`` plays in ``position``; ``seconds`` overrides its thinking time.
+
+    ``past`` is the game's earlier positions in order, where the opponent's habit is read.
+    """
     if level not in PLAYERS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(PLAYERS)}")
     if not position.legal_moves():
@@ -214,4 +252,12 @@ def choose(
         return Choice(position.legal_moves()[0])  # nothing to think about
     if seconds is None:
         seconds = DEFAULT_SECONDS.get(level)
-    return PLAYERS[level](position, history or {}, seconds, rng or random.Random())
+    habit = habit_of([*past, position], 1 - position.to_move) if level in HABIT_READERS else None
+    return PLAYERS[level](position, history or {}, seconds, rng or random.Random(), habit)
+
+
+def choose_in_game(
+    game: Game, level: str, seconds: float | None = None, rng: random.Random | None = None
+) -> Choice:
+    """The turn ``level`` plays in ``game``, knowing the game so far."""
+    return choose(game.position, level, seconds, game.position_counts, rng, game.positions[:-1])

@@ -61,7 +61,7 @@ class SearchResult:
         """``"win"``, ``"draw"`` or ``"loss"`` when exact; else a score in (-1, 1)."""
         if self.exact:
             return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
-        return round(self.score / EVAL_LIMIT, 3)
+        return round(max(-1.0, min(1.0, self.score / EVAL_LIMIT)), 3)
 
 
 def is_proven(score: int) -> bool:
@@ -82,8 +82,13 @@ class AlphaBeta:
         evaluate: Callable[[Position], int] = evaluate,
         contempt: int = 0,
         first_return_draws: bool = False,
+        expect: Callable[[Position], Move | None] | None = None,
     ) -> None:
         self.evaluate = evaluate
+        # The opponent's turn where it can be foreseen (see habits.py): their only reply
+        # searched. Scores are then against that player, not the best one, so never exact.
+        self._expect = expect
+        self._expect_seat = -1
         # The least count a position takes on entering the search path. The rules draw at a
         # third arising; a prover may draw at the first return to a position (see prove()).
         self._first_return = first_return_draws
@@ -124,6 +129,8 @@ class AlphaBeta:
             raise ValueError("the position has no legal turns: the game is over")
         mine, theirs = -self.contempt, self.contempt
         self._draw_for = (mine, theirs) if position.to_move == 0 else (theirs, mine)
+        if self._expect is not None:
+            self._expect_seat = 1 - position.to_move
         result = SearchResult(0, moves[:1], 0, 0, 0.0, False)
         for depth in range(1, max_depth + 1):
             iteration_start = time.perf_counter()
@@ -135,11 +142,12 @@ class AlphaBeta:
             best_score = max(scores.values())
             best = [m for m in moves if scores.get(m) == best_score]
             complete = self._horizon == 0 and self._returned_to == NO_RETURN and not self.contempt
-            exact = is_proven(best_score) or complete
+            settled = is_proven(best_score) or complete
+            exact = settled and self._expect is None
             result = SearchResult(best_score, best, depth, self.nodes, 0.0, exact, scores)
             moves.sort(key=lambda m: -scores.get(m, -INFINITY))
             now = time.perf_counter()
-            if exact:
+            if settled:
                 break
             if seconds is not None and (now - iteration_start) * 3 > self.deadline - now:
                 break
@@ -211,7 +219,8 @@ class AlphaBeta:
                 if bound == _UPPER and score <= alpha:
                     return score
 
-        moves = self._ordered(position, table_move)
+        foreseen = self._expect(position) if position.to_move == self._expect_seat else None
+        moves = [foreseen] if foreseen is not None else self._ordered(position, table_move)
         original_alpha = alpha
         best_score = -INFINITY
         best_move = moves[0]
