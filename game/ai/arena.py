@@ -23,6 +23,7 @@ from pathlib import Path
 
 from game.engine import Game, Rules, Suit, deal
 
+from .elsewhere import Elsewhere
 from .players import choose_in_game
 
 #: A game still running after this many plies is stopped and scored as a draw.
@@ -57,21 +58,33 @@ def arena_game(index: int, rules: Rules) -> Game:
     return Game(deal(deal_seed, (trumps[0], trumps[1]), rules))
 
 
-def play_game(a: str, b: str, index: int, seconds: float | None, rules: Rules) -> GameRecord:
-    """Arena game ``index``: deal ``index // 2``, A in seat 0 on even games, seat 1 on odd."""
+def play_game(
+    a: str, b: str, index: int, seconds: float | None, rules: Rules, b_from: Path | None = None
+) -> GameRecord:
+    """Arena game ``index``: deal ``index // 2``, A in seat 0 on even games, seat 1 on odd.
+
+    With ``b_from``, B is that level of the checkout there (see elsewhere.py).
+    """
     deal_seed = index // 2
     a_seat = index % 2
     game = arena_game(index, rules)
     rng = random.Random(f"arena-{index}")
-    levels = (a, b) if a_seat == 0 else (b, a)
+    elsewhere = Elsewhere(b_from, f"arena-{index}") if b_from is not None else None
     record = GameRecord(index, deal_seed, a_seat, 0.5, 0, "move cap")
     while game.outcome is None and game.ply < MAX_PLIES:
         mover = game.position.to_move
         start = time.perf_counter()
-        choice = choose_in_game(game, levels[mover], seconds, rng)
+        if mover == a_seat:
+            move = choose_in_game(game, a, seconds, rng).move
+        elif elsewhere is not None:
+            move = elsewhere.turn(game, b, seconds)
+        else:
+            move = choose_in_game(game, b, seconds, rng).move
         elapsed = time.perf_counter() - start
         (record.a_times if mover == a_seat else record.b_times).append(elapsed)
-        game.play(choice.move)
+        game.play(move)
+    if elsewhere is not None:
+        elsewhere.close()
     record.plies = game.ply
     if game.outcome is not None:
         record.ending = game.outcome.termination.value
@@ -89,14 +102,15 @@ def play_match(
     seconds: float | None,
     rules: Rules,
     workers: int = 1,
+    b_from: Path | None = None,
 ) -> Iterator[GameRecord]:
     """Yield the games numbered ``games`` as they finish (on ``workers`` processes)."""
     if workers <= 1:
         for index in games:
-            yield play_game(a, b, index, seconds, rules)
+            yield play_game(a, b, index, seconds, rules, b_from)
         return
     with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(play_game, a, b, i, seconds, rules) for i in games]
+        futures = [pool.submit(play_game, a, b, i, seconds, rules, b_from) for i in games]
         for future in as_completed(futures):
             yield future.result()
 
@@ -175,12 +189,17 @@ class RecordError(ValueError):
     """A match record that cannot be resumed: another match's, or not a record."""
 
 
-def _match_header(a: str, b: str, seconds: float | None, rules: Rules) -> dict[str, object]:
-    return {"a": a, "b": b, "seconds": seconds, "rules": asdict(rules)}
+def _match_header(
+    a: str, b: str, seconds: float | None, rules: Rules, b_from: Path | None
+) -> dict[str, object]:
+    header: dict[str, object] = {"a": a, "b": b, "seconds": seconds, "rules": asdict(rules)}
+    if b_from is not None:
+        header["b_from"] = str(b_from)
+    return header
 
 
 def read_record(
-    path: Path, a: str, b: str, seconds: float | None, rules: Rules
+    path: Path, a: str, b: str, seconds: float | None, rules: Rules, b_from: Path | None = None
 ) -> list[GameRecord]:
     """The games a record holds, checked to belong to this match; none if there is no file."""
     if not path.exists():
@@ -191,7 +210,7 @@ def read_record(
         records = [GameRecord(**json.loads(line)) for line in lines[1:] if line.strip()]
     except (ValueError, TypeError) as error:
         raise RecordError(f"{path} is not a match record ({error})") from error
-    if header != _match_header(a, b, seconds, rules):
+    if header != _match_header(a, b, seconds, rules, b_from):
         raise RecordError(f"{path} records another match: {header}")
     return records
 
@@ -205,24 +224,27 @@ def run(
     workers: int,
     say: Callable[[str], None] = print,
     record: Path | None = None,
+    b_from: Path | None = None,
 ) -> list[GameRecord]:
     """Play and report a match, saying its progress as games finish.
 
     Every :data:`REPORT_EVERY` games the report so far is said too, each line
     marked ``|``. With ``record``, each game is appended to that file as it
-    finishes, and games already there are not played again.
+    finishes, and games already there are not played again. With ``b_from``, B is
+    that level of another checkout of the project (see elsewhere.py).
     """
     records: list[GameRecord] = []
     if record is not None:
-        records = read_record(record, a, b, seconds, rules)
+        records = read_record(record, a, b, seconds, rules, b_from)
         if not records:
-            record.write_text(json.dumps(_match_header(a, b, seconds, rules)) + "\n")
+            header = _match_header(a, b, seconds, rules, b_from)
+            record.write_text(json.dumps(header) + "\n")
         else:
             say(f"  {len(records)} games already in {record}; playing the rest")
     done = {r.index for r in records}
     start = time.perf_counter()
     missing = [i for i in range(games) if i not in done]
-    for game in play_match(a, b, missing, seconds, rules, workers):
+    for game in play_match(a, b, missing, seconds, rules, workers, b_from):
         records.append(game)
         if record is not None:
             with record.open("a") as file:

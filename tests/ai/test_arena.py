@@ -1,10 +1,13 @@
 """The arena: seats swapped per deal, a report with the figures the issue names."""
 
 import io
+import json
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
+import game
 from game.ai.arena import GameRecord, MatchScore, arena_game, elo, play_game, report
 from game.engine import Game, Rules
 
@@ -98,3 +101,29 @@ def test_a_game_not_won_keeps_its_turns_to_be_replayed():
     assert replayed.ply == lost.plies and replayed.outcome.winner != lost.a_seat
     won = play_game("lowest-beat", "lowest", 1, None, rules)
     assert won.score == 1 and won.moves == []
+
+
+CHECKOUT = Path(game.__file__).resolve().parents[1]  # this project: a checkout like any other
+
+
+def test_b_from_another_checkout_plays_as_that_checkouts_level():
+    # Deterministic bots: the same game whether B runs here or in the other checkout's process.
+    rules = Rules(deck=24)
+    here = play_game("lowest-beat", "lowest", 2, None, rules)
+    there = play_game("lowest-beat", "lowest", 2, None, rules, b_from=CHECKOUT)
+    assert (there.score, there.plies, there.moves) == (here.score, here.plies, here.moves)
+    assert len(there.b_times) == len(here.b_times)
+
+
+def test_the_command_records_where_b_came_from(db, tmp_path):
+    record = tmp_path / "match.jsonl"
+    options = {"a": "easy", "b": "beginner", "games": 2, "deck": 24, "record": record}
+    call_command("ai_match", **options, b_from=CHECKOUT, stdout=io.StringIO())
+    assert json.loads(record.read_text().splitlines()[0])["b_from"] == str(CHECKOUT)
+    with pytest.raises(CommandError, match="another match"):
+        call_command("ai_match", **options)  # B from here is another opponent
+
+
+def test_b_from_a_directory_that_is_not_a_checkout_is_refused(db, tmp_path):
+    with pytest.raises(CommandError, match="not a checkout of this project"):
+        call_command("ai_match", a="easy", b="beginner", games=2, deck=24, b_from=tmp_path)

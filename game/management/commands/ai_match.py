@@ -1,4 +1,5 @@
-"""``manage.py ai_match --a hard --b medium --games 200 --seconds 0.5 [--deck 36] [--record F]``."""
+"""``manage.py ai_match --a hard --b medium --games 200 [--seconds 0.5] [--deck 36] [--record F]
+[--b-from CHECKOUT]``."""
 
 from argparse import ArgumentParser
 from pathlib import Path
@@ -9,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from game.ai import LEVELS
 from game.ai.arena import RecordError, run
 from game.ai.bots import BOTS
+from game.ai.elsewhere import ElsewhereError
 from game.engine import Rules
 
 
@@ -36,6 +38,11 @@ class Command(BaseCommand):
             "--workers", type=int, default=1, help="games played at once, one process each"
         )
         parser.add_argument(
+            "--b-from",
+            type=Path,
+            help="a checkout of this project (an older version) whose level --b is B",
+        )
+        parser.add_argument(
             "--record",
             type=Path,
             help="a file to keep each finished game in; run again to play only the games missing",
@@ -56,6 +63,7 @@ class Command(BaseCommand):
                 options["workers"],
                 say=lambda line: self.stdout.write(line),
                 record=options["record"],
+                b_from=options["b_from"],
             )
-        except RecordError as error:
+        except (RecordError, ElsewhereError) as error:
             raise CommandError(str(error)) from error
