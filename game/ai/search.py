@@ -219,7 +219,9 @@ class AlphaBeta:
                 if bound == _UPPER and score <= alpha:
                     return score
 
-        foreseen = self._expect(position) if position.to_move == self._expect_seat else None
+        foreseen = None
+        if self._expect is not None and position.to_move == self._expect_seat:
+            foreseen = self._expect(position)
         moves = [foreseen] if foreseen is not None else self._ordered(position, table_move)
         original_alpha = alpha
         best_score = -INFINITY
