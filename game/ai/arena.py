@@ -71,20 +71,22 @@ def play_game(
     rng = random.Random(f"arena-{index}")
     elsewhere = Elsewhere(b_from, f"arena-{index}") if b_from is not None else None
     record = GameRecord(index, deal_seed, a_seat, 0.5, 0, "move cap")
-    while game.outcome is None and game.ply < MAX_PLIES:
-        mover = game.position.to_move
-        start = time.perf_counter()
-        if mover == a_seat:
-            move = choose_in_game(game, a, seconds, rng).move
-        elif elsewhere is not None:
-            move = elsewhere.turn(game, b, seconds)
-        else:
-            move = choose_in_game(game, b, seconds, rng).move
-        elapsed = time.perf_counter() - start
-        (record.a_times if mover == a_seat else record.b_times).append(elapsed)
-        game.play(move)
-    if elsewhere is not None:
-        elsewhere.close()
+    try:
+        while game.outcome is None and game.ply < MAX_PLIES:
+            mover = game.position.to_move
+            start = time.perf_counter()
+            if mover == a_seat:
+                move = choose_in_game(game, a, seconds, rng).move
+            elif elsewhere is not None:
+                move = elsewhere.turn(game, b, seconds)
+            else:
+                move = choose_in_game(game, b, seconds, rng).move
+            elapsed = time.perf_counter() - start
+            (record.a_times if mover == a_seat else record.b_times).append(elapsed)
+            game.play(move)
+    finally:  # the other checkout's process ends with the game, however it ends
+        if elsewhere is not None:
+            elsewhere.close()
     record.plies = game.ply
     if game.outcome is not None:
         record.ending = game.outcome.termination.value

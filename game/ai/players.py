@@ -180,7 +180,8 @@ def deepest(
         if proof is not None and (habit is None or proof.value == "win"):
             return Analysis(proof.value, proof.best, True, proof.depth, "proof")
         budget /= 2
-    search = playing_search(history, contempt, habit) if contempt else AlphaBeta(history)
+    playing = contempt or habit is not None
+    search = playing_search(history, contempt, habit) if playing else AlphaBeta(history)
     result = search.search(position, budget)
     return Analysis(result.value, result.best, result.exact, result.depth, "search")
 

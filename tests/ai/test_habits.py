@@ -7,7 +7,7 @@ import pytest
 from game.ai import choose_move
 from game.ai.bots import bot_move
 from game.ai.habits import MIN_CHOICES, habit_of
-from game.ai.players import choose
+from game.ai.players import choose, deepest
 from game.ai.search import AlphaBeta
 from game.ai.solver import solve
 from game.engine import Game, Rules, Suit, deal, position_from_json, position_to_json
@@ -101,6 +101,12 @@ def test_the_search_follows_the_foreseen_reply_to_the_win_the_best_reply_denies(
             )
     assert game.outcome.winner == 0
 
+
+
+def test_a_habit_is_searched_without_contempt_too():
+    trap = position_from_json({**TRAP, "to_move": 0})
+    found = deepest(trap, {}, 1.0, habit=lambda p: bot_move(p, "trumps-last"))
+    assert [str(m) for m in found.best] == ["8H"]
 
 def rule_keeping_past(bot: str) -> list[dict]:
     """Earlier positions in which seat 1 made enough choices by ``bot``'s rule.
