@@ -10,10 +10,11 @@ others wait on the event loop, which costs nothing, in the order they came. (Onl
 default: on PostgreSQL a request mostly waits on the database and Redis, and a bound only queues
 it; see the settings.)
 
-Its middleware and view run in one trip to the request's thread, as a WSGI server would run
-them. Django's own ASGI chain runs async-capable middleware on the event loop and crosses to the
-thread and back around the sync parts: with this site's chain, seven crossings per request
-against three here, each one waiting its turn on a busy loop.
+A request is served in one trip to its thread (the request-started signal, the middleware and
+view, the closing of its answer), as a WSGI server would run them. Django's own ASGI chain runs
+async-capable middleware on the event loop and crosses to the thread and back around the sync
+parts: with this site's chain, seven crossings per request against one here, each one waiting its
+turn on a busy loop.
 
 What the request publishes for the live pages (a turn's new version, a chat line) is kept
 until it has its response and sent from the loop then (``game.live.held_messages``), as a
@@ -34,7 +35,10 @@ from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.urls import set_script_prefix
 
 if TYPE_CHECKING:
     from game.live import Message
@@ -80,32 +84,45 @@ class BoundedASGIHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the whole chain runs in the request's thread
 
-    async def get_response_async(self, request: Any) -> Any:
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Serve one request in one trip to its thread: the request-started signal, the
+        middleware and view and, for an answer already whole, its closing (Django crosses three
+        times and runs two tasks, one to hear of a disconnect that could not stop a view in a
+        thread anyway). What the request published is sent before its answer."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
         messages: list[Message] = []
         try:
-            return await sync_to_async(self._respond, thread_sensitive=True)(request, messages)
+            response = await sync_to_async(self._serve, thread_sensitive=True)(
+                scope, body_file, messages
+            )
         finally:  # what the request published on commit, sent from here
             await self._live.send_held(messages)
+        try:
+            await self.send_response(response, send)
+        finally:
+            if response.streaming:  # closed once its iterator is spent, in the thread again
+                await sync_to_async(response.close, thread_sensitive=True)()
+            body_file.close()
 
-    def _respond(self, request: Any, messages: list[Message]) -> Any:
-        with self._live.held_messages(messages):
-            response = self.get_response(request)
-        # The request's messages storage, lazy user, htmx details and upload handlers point back
-        # at it: some 60 objects a request that only the cycle collector would free, which under
-        # a crowd of POSTs stopped the process 30-120 ms every 2 s. Emptied once the response is
-        # closed (Django closes the request first), they go by reference counting.
-        response._resource_closers.append(request.__dict__.clear)
+    def _serve(self, scope: dict[str, Any], body_file: Any, messages: list[Message]) -> Any:
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            with self._live.held_messages(messages):
+                response = self.get_response(request)
+            # The request's messages storage, lazy user, htmx details and upload handlers point
+            # back at it: some 60 objects a request that only the cycle collector would free,
+            # which under a crowd of POSTs stopped the process 30-120 ms every 2 s. Emptied once
+            # the response is closed (Django closes the request first), they go by reference
+            # counting.
+            response._resource_closers.append(request.__dict__.clear)
+        if not response.streaming:  # its bytes are all there: what closing frees is done with
+            response.close()
         return response
-
-    async def listen_for_disconnect(self, receive: Any) -> None:
-        """Wait for the client's disconnect, as Django's does, but end there instead of raising
-        ``RequestAborted``: Daphne sends that message as each response finishes, and the
-        exception, kept in its task with its traceback, tied the request, its response, their
-        tasks and frames into a reference cycle, about 110 objects a request that only the
-        cycle collector freed. Django's handler treats the task's end the same either way."""
-        message = await receive()
-        if message["type"] != "http.disconnect":
-            raise AssertionError(f"Invalid ASGI message after request body: {message['type']}")
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":

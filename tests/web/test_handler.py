@@ -9,8 +9,9 @@ import pytest
 from asgiref.sync import AsyncToSync, SyncToAsync
 from channels.layers import get_channel_layer
 from django.contrib import messages
+from django.core.signals import request_finished, request_started
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.test import override_settings
 from django.urls import path
 
@@ -97,12 +98,25 @@ def _message_page(request):
     return HttpResponse(f"page for {request.user} by {request.htmx.target}")
 
 
-urlpatterns = [path("page/", _page), path("message/", _message_page)]
+async def _parts():
+    yield b"part one, "
+    yield b"part two"
+
+
+def _streamed_page(request):
+    return StreamingHttpResponse(_parts())
+
+
+urlpatterns = [
+    path("page/", _page),
+    path("message/", _message_page),
+    path("streamed/", _streamed_page),
+]
 
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(ROOT_URLCONF=__name__)
-async def test_a_request_crosses_between_loop_and_thread_a_few_times_not_per_middleware(
+async def test_a_request_crosses_from_loop_to_thread_once_not_per_middleware(
     monkeypatch,
 ):
     layer = get_channel_layer()
@@ -119,9 +133,10 @@ async def test_a_request_crosses_between_loop_and_thread_a_few_times_not_per_mid
         monkeypatch.setattr(bridge, "__call__", counted)
     handler = BoundedASGIHandler()
     assert await _ask(handler, "/page/", []) == b"page for AnonymousUser"
-    # The request_started signal, the middleware and view, closing the response: with Django's
-    # own ASGI chain of the site's middleware, 7, and one more for what the view published.
-    assert len(crossings) == 3
+    # The request_started signal, the middleware and view, closing the response, all in one
+    # trip: with Django's own ASGI chain of the site's middleware, 7, and one more for what the
+    # view published.
+    assert len(crossings) == 1
     heard = await asyncio.wait_for(layer.receive(viewer), 1)
     assert heard == {"type": "page.viewed", "path": "/page/"}
 
@@ -150,3 +165,31 @@ async def test_an_answered_request_is_freed_without_the_cycle_collector():
     # Neither the request and what hangs on it, nor the disconnect Daphne reports once the
     # answer is finished (as an exception, its traceback held the request's frames).
     assert not left & {"ASGIRequest", "FallbackStorage", "RequestAborted", "traceback"}
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ROOT_URLCONF=__name__)
+@pytest.mark.parametrize(
+    ("path", "answer"),
+    [("/page/", b"page for AnonymousUser"), ("/streamed/", b"part one, part two")],
+)
+async def test_each_request_starts_and_finishes_once_in_its_thread(path, answer):
+    """Django's signals around a request (connections are closed when stale on both) come once
+    each, in the request's thread; a streamed answer finishes only once it is all sent."""
+    heard = []
+
+    def started(**kwargs):
+        heard.append(("started", threading.current_thread()))
+
+    def finished(**kwargs):
+        heard.append(("finished", threading.current_thread()))
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        assert await _ask(BoundedASGIHandler(), path, []) == answer
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+    assert [what for what, _thread in heard] == ["started", "finished"]
+    assert heard[0][1] is heard[1][1] is not threading.main_thread()

@@ -2,8 +2,9 @@
 
 Plays random games between two players as the table does with its socket open
 (the turn through the move service, as the game's socket consumer plays it; or
-``--via post``, the table's POST without a socket, through Django's test
-client), then renders the tables both players' sockets get, as their consumers do. Prints
+``--via post``, the table's POST without a socket, handed to the site's ASGI application as
+Daphne hands it, less Daphne's own HTTP work), then renders the tables both players' sockets
+get, as their consumers do. Prints
 the mean time of each part per move. A benchmark: it prints figures
 and judges nothing; it leaves its two players (``bench-*``) and games in the
 database it runs on.
@@ -11,13 +12,16 @@ database it runs on.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from argparse import ArgumentParser
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client, override_settings
 from django.utils.translation import get_language
 
@@ -26,7 +30,45 @@ from game.consumers import _render_all
 from game.models import Game
 from game.selectors import stored_state
 
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_X_TABLE_LIVE": "1"}
+
+def post(loop: asyncio.AbstractEventLoop, path: str, data: dict[str, object], cookie: str) -> int:
+    """POST ``data`` as the table's htmx does with its socket open, through the site's ASGI
+    application on ``loop``; the answer's status."""
+    from yourtrumps_site.asgi import application  # sets up the server's handler
+
+    body = urlencode(data).encode()
+    headers = {
+        "host": "testserver",  # allowed while the command runs
+        "hx-request": "true",
+        "x-table-live": "1",
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": str(len(body)),
+        "cookie": cookie,
+    }
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000),
+        "headers": [(name.encode(), value.encode()) for name, value in headers.items()],
+    }  # fmt: skip
+    answered = asyncio.Event()
+    statuses = []
+    request = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict[str, object]:
+        if request:
+            return request.pop()
+        await answered.wait()  # as Daphne does: the client is gone once answered
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+        elif not message.get("more_body"):
+            answered.set()
+
+    loop.run_until_complete(application(scope, receive, send))
+    return statuses[0]
 
 
 class Command(BaseCommand):
@@ -42,9 +84,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         users = get_user_model().objects
         players = [users.get_or_create(username=f"bench-{name}")[0] for name in "ab"]
-        clients = [Client(), Client()]
-        for client, player in zip(clients, players, strict=True):
+        csrf = _get_new_csrf_string()  # the cookie's secret, sent again as the form's token
+        cookies = []
+        for player in players:
+            client = Client()
             client.force_login(player)
+            cookies.append(f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf}")
+        loop = asyncio.new_event_loop()
         viewers = {(seat, get_language()): player for seat, player in enumerate(players)}
         render_all = _render_all.func  # undecorated: in this thread
         rng = random.Random(options["seed"])
@@ -59,7 +105,6 @@ class Command(BaseCommand):
                 state = stored_state(game)
                 if game.status != Game.Status.ACTIVE:
                     break
-                client = clients[state.position.to_move]
                 move = rng.choice(list(state.legal_moves()))
                 started = time.perf_counter()
                 if options["via"] == "socket":
@@ -70,11 +115,11 @@ class Command(BaseCommand):
                         expected_ply=state.ply,
                     )
                 else:
-                    answer = client.post(
-                        f"/games/{game.pk}/move/", {"ply": state.ply, "move": str(move)}, **HTMX
-                    )
-                    if answer.status_code != 204:
-                        self.stderr.write(f"move {move} answered {answer.status_code}")
+                    form = {"csrfmiddlewaretoken": csrf, "ply": state.ply, "move": str(move)}
+                    path = f"/games/{game.pk}/move/"
+                    status = post(loop, path, form, cookies[state.position.to_move])
+                    if status != 204:
+                        self.stderr.write(f"move {move} answered {status}")
                 rendered = time.perf_counter()
                 # The two players' tables as their sockets get them (``game.consumers``).
                 version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
@@ -85,6 +130,7 @@ class Command(BaseCommand):
                 spent[turn] += rendered - started
                 spent["two tables"] += done - rendered
                 moves += 1
+        loop.close()
         total = sum(spent.values())
         parts = ", ".join(f"{name} {1000 * s / moves:.2f} ms" for name, s in spent.items())
         self.stdout.write(f"{moves} moves: {1000 * total / moves:.2f} ms each ({parts})")
