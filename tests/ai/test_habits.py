@@ -102,11 +102,11 @@ def test_the_search_follows_the_foreseen_reply_to_the_win_the_best_reply_denies(
     assert game.outcome.winner == 0
 
 
-
 def test_a_habit_is_searched_without_contempt_too():
     trap = position_from_json({**TRAP, "to_move": 0})
     found = deepest(trap, {}, 1.0, habit=lambda p: bot_move(p, "trumps-last"))
     assert [str(m) for m in found.best] == ["8H"]
+
 
 def rule_keeping_past(bot: str) -> list[dict]:
     """Earlier positions in which seat 1 made enough choices by ``bot``'s rule.

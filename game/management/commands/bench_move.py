@@ -21,8 +21,9 @@ from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from django.middleware.csrf import _get_new_csrf_string
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 from django.test import Client, override_settings
+from django.utils.crypto import get_random_string
 from django.utils.translation import get_language
 
 from game import services
@@ -31,11 +32,15 @@ from game.models import Game
 from game.selectors import stored_state
 
 
-def post(loop: asyncio.AbstractEventLoop, path: str, data: dict[str, object], cookie: str) -> int:
+def post(
+    application: Any,
+    loop: asyncio.AbstractEventLoop,
+    path: str,
+    data: dict[str, object],
+    cookie: str,
+) -> int:
     """POST ``data`` as the table's htmx does with its socket open, through the site's ASGI
-    application on ``loop``; the answer's status."""
-    from yourtrumps_site.asgi import application  # sets up the server's handler
-
+    ``application`` on ``loop``; the answer's status."""
     body = urlencode(data).encode()
     headers = {
         "host": "testserver",  # allowed while the command runs
@@ -84,7 +89,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         users = get_user_model().objects
         players = [users.get_or_create(username=f"bench-{name}")[0] for name in "ab"]
-        csrf = _get_new_csrf_string()  # the cookie's secret, sent again as the form's token
+        from yourtrumps_site.asgi import application  # the server's own, once Django is set up
+
+        # The cookie's secret, sent again as the form's token.
+        csrf = get_random_string(CSRF_SECRET_LENGTH, allowed_chars=CSRF_ALLOWED_CHARS)
         cookies = []
         for player in players:
             client = Client()
@@ -117,7 +125,7 @@ class Command(BaseCommand):
                 else:
                     form = {"csrfmiddlewaretoken": csrf, "ply": state.ply, "move": str(move)}
                     path = f"/games/{game.pk}/move/"
-                    status = post(loop, path, form, cookies[state.position.to_move])
+                    status = post(application, loop, path, form, cookies[state.position.to_move])
                     if status != 204:
                         self.stderr.write(f"move {move} answered {status}")
                 rendered = time.perf_counter()
