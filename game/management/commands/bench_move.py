@@ -19,6 +19,7 @@ from argparse import ArgumentParser
 from typing import Any
 from urllib.parse import urlencode
 
+from channels.testing import HttpCommunicator
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
@@ -32,15 +33,9 @@ from game.models import Game
 from game.selectors import stored_state
 
 
-def post(
-    application: Any,
-    loop: asyncio.AbstractEventLoop,
-    path: str,
-    data: dict[str, object],
-    cookie: str,
-) -> int:
+async def post(application: Any, path: str, data: dict[str, object], cookie: str) -> int:
     """POST ``data`` as the table's htmx does with its socket open, through the site's ASGI
-    ``application`` on ``loop``; the answer's status."""
+    ``application``; the answer's status."""
     body = urlencode(data).encode()
     headers = {
         "host": "testserver",  # allowed while the command runs
@@ -50,30 +45,16 @@ def post(
         "content-length": str(len(body)),
         "cookie": cookie,
     }
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000),
-        "headers": [(name.encode(), value.encode()) for name, value in headers.items()],
-    }  # fmt: skip
-    answered = asyncio.Event()
-    statuses = []
-    request = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def receive() -> dict[str, object]:
-        if request:
-            return request.pop()
-        await answered.wait()  # as Daphne does: the client is gone once answered
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            statuses.append(message["status"])
-        elif not message.get("more_body"):
-            answered.set()
-
-    loop.run_until_complete(application(scope, receive, send))
-    return statuses[0]
+    request = HttpCommunicator(
+        application,
+        "POST",
+        path,
+        body=body,
+        headers=[(name.encode(), value.encode()) for name, value in headers.items()],
+    )
+    answer = await request.get_response(timeout=30)
+    await request.wait()
+    return int(answer["status"])
 
 
 class Command(BaseCommand):
@@ -125,7 +106,8 @@ class Command(BaseCommand):
                 else:
                     form = {"csrfmiddlewaretoken": csrf, "ply": state.ply, "move": str(move)}
                     path = f"/games/{game.pk}/move/"
-                    status = post(application, loop, path, form, cookies[state.position.to_move])
+                    answer = post(application, path, form, cookies[state.position.to_move])
+                    status = loop.run_until_complete(answer)
                     if status != 204:
                         self.stderr.write(f"move {move} answered {status}")
                 rendered = time.perf_counter()
