@@ -25,7 +25,11 @@ Every pair plays as two browsers would, through the site's own URLs:
    post``: ``ply``, ``move``, the CSRF token). The **relay** is the time from sending the turn to
    the *opponent's* socket delivering a table whose ``data-ply`` shows the new ply; one that has
    not come within ``--relay-timeout`` is a lost relay (the opponent then reloads its table and
-   play goes on).
+   play goes on). A POST's answer says in its ``Server-Timing`` header (the server's
+   ``SERVER_TIMING``, on with ``DEBUG``) how long it waited for a slot in the site's handler,
+   for its thread, in the view, and sending what it published; the rest of its time was spent
+   outside that handler (the server's HTTP work, the way there and back, this client), and the
+   report gives each part's figures beside the POST's.
 5. **Once all seated.** A crowd's set-up (the seeks, joins and pages of every game) takes the
    server longer than ``--ramp`` when there are hundreds of games, and the turns played meanwhile
    share it with them. The figures are therefore given twice: over the whole run, and for the
@@ -85,6 +89,10 @@ MOVE_VALUE = re.compile(r'name="move" value="([^"]*)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ERROR_NOTICE = re.compile(r'class="notice notice--error"[^>]*>(.*?)</', re.S)
 GAME_URL = re.compile(r"/games/(\d+)/")
+#: What a POST's time is shared out into: the site handler's parts (its ``Server-Timing``
+#: header), then the rest.
+POST_PARTS = ("queue", "thread", "view", "publish")
+OUTSIDE = "outside"
 
 
 class LoadTestError(Exception):
@@ -92,6 +100,25 @@ class LoadTestError(Exception):
 
 
 # --- Figures -----------------------------------------------------------------------------------
+
+
+def server_timing(header: str) -> dict[str, float]:
+    """The durations of a ``Server-Timing`` header, in seconds, by name.
+
+    >>> server_timing("queue;dur=0.5, view;dur=12.0")
+    {'queue': 0.0005, 'view': 0.012}
+    >>> server_timing("")
+    {}
+    """
+    parts = {}
+    for metric in header.split(","):
+        name, _, params = metric.strip().partition(";")
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "dur":
+                with contextlib.suppress(ValueError):
+                    parts[name] = float(value) / 1000
+    return parts
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -147,6 +174,8 @@ class Seated:
     server_cpu_seconds: float = 0.0
     #: How late this client's own event loop woke over those seconds (see ``Report.client_lag``).
     client_lag: Latency = field(default_factory=lambda: Latency.of([]))
+    #: Where the POSTs' time went (see ``Report.post_parts``).
+    post_parts: dict[str, Latency] = field(default_factory=dict)
 
     @property
     def moves_per_second(self) -> float:
@@ -187,6 +216,9 @@ class Report:
     #: a turn's latency includes the client's own delays (its CPU, its cycle collector), and
     #: this tells a reader how much of a tail may be the client's rather than the server's.
     client_lag: Latency = field(default_factory=lambda: Latency.of([]))
+    #: Where the turns' POSTs spent their time (``--via post``, a server sending
+    #: ``Server-Timing``): each part of the site's handler (:data:`POST_PARTS`), and outside it.
+    post_parts: dict[str, Latency] = field(default_factory=dict)
     #: The turns sent once every game's sockets were open (the crowd all seated): how long that
     #: lasted, the turns, and their latencies. ``None`` when not every socket opened.
     all_seated: Seated | None = None
@@ -208,6 +240,14 @@ class Report:
                 f"{lat.p99:>10.1f}{lat.max:>10.1f}"
             )
 
+        def parts(post_parts: dict[str, Latency]) -> list[str]:
+            if not post_parts:
+                return []
+            return [
+                "  of each POST, in the server's handler (its Server-Timing) and outside it:",
+                *(row(f"  {name}", lat) for name, lat in post_parts.items()),
+            ]
+
         busy = self.seconds or math.nan
         lines = [
             f"Load test against {self.url}: {self.games} games, think "
@@ -225,6 +265,7 @@ class Report:
             f"games started {self.games_started}, finished {self.games_finished}",
             f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
             row(f"turn ({self.via})", self.turn),
+            *parts(self.post_parts),
             row("relay", self.relay),
             row("socket connect", self.socket_connect),
             row("client's lag", self.client_lag),
@@ -241,6 +282,7 @@ class Report:
                     else ""
                 ),
                 row(f"turn ({self.via})", seated.turn),
+                *parts(seated.post_parts),
                 row("relay", seated.relay),
                 row("client's lag", seated.client_lag),
             ]
@@ -296,6 +338,10 @@ class Stats:
     #: How late the client's loop woke from each probe's sleep, and when the probe woke.
     lag: list[float] = field(default_factory=list)
     lag_at: list[float] = field(default_factory=list)
+    #: Each POSTed turn's time by part (:data:`POST_PARTS`, then :data:`OUTSIDE`), when the
+    #: server said, and when that turn was sent.
+    post_parts: list[dict[str, float]] = field(default_factory=list)
+    post_parts_sent: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     games_started: int = 0
@@ -309,6 +355,17 @@ class Stats:
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
+
+    def post_parts_since(self, since: float) -> dict[str, Latency]:
+        """The figures of each part of the POSTs sent from ``since`` on (run clock)."""
+        shares = [
+            share
+            for share, sent in zip(self.post_parts, self.post_parts_sent, strict=True)
+            if sent >= since
+        ]
+        if not shares:
+            return {}
+        return {name: Latency.of([share[name] for share in shares]) for name in shares[0]}
 
 
 # --- CPU and the host --------------------------------------------------------------------------
@@ -629,10 +686,11 @@ class Player:
             "POST", path, kind, htmx=htmx, data={"csrfmiddlewaretoken": self.csrf, **data}
         )
 
-    async def post_turn(self, notation: str, ply: int) -> TableView | None:
-        """Play a turn as the table's POST does; the answer's table, if it carries one (a server
-        whose socket brings the mover's table answers without)."""
-        status, html, _ = await self.post(
+    async def post_turn(self, notation: str, ply: int) -> tuple[TableView | None, dict[str, float]]:
+        """Play a turn as the table's POST does: the answer's table, if it carries one (a server
+        whose socket brings the mover's table answers without), and the parts of its time the
+        server's ``Server-Timing`` gave (:data:`POST_PARTS`, none if it gave not all of them)."""
+        status, html, headers = await self.post(
             f"/games/{self.game_id}/move/", "POST move", {"ply": str(ply), "move": notation}
         )
         if status not in (200, 204):
@@ -644,7 +702,10 @@ class Player:
             refused = html_text(notice.group(1)) if notice else "the answer shows another ply"
             self.run.stats.error(f"refused: {refused}")
             raise Failed("move")
-        return answer
+        in_server = server_timing(headers.get("Server-Timing", ""))
+        if not all(name in in_server for name in POST_PARTS):
+            return answer, {}
+        return answer, {name: in_server[name] for name in POST_PARTS}
 
     async def send_turn(self, notation: str, ply: int, deadline: float) -> TableView:
         """Play a turn over the game's socket, as the table does while it is open, and wait for
@@ -957,12 +1018,17 @@ class Match:
         assert table is not None
         notation = self._choose(table)
         sent = run.clock()
+        in_server: dict[str, float] = {}
         if run.config.via == "socket":
             answer = await mover.send_turn(notation, table.ply, sent + run.config.relay_timeout)
         else:
-            answer = await mover.post_turn(notation, table.ply)
-        run.stats.turn.append(run.clock() - sent)
+            answer, in_server = await mover.post_turn(notation, table.ply)
+        took = run.clock() - sent
+        run.stats.turn.append(took)
         run.stats.turn_sent.append(sent)
+        if in_server:
+            run.stats.post_parts.append({**in_server, OUTSIDE: took - sum(in_server.values())})
+            run.stats.post_parts_sent.append(sent)
         run.stats.moves += 1
         arrived = await opponent.socket_shows(table.ply + 1, sent + run.config.relay_timeout)
         if arrived is None:
@@ -1211,6 +1277,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
             Latency.of(relays),
             seated_cpu,
             Latency.of(lags),
+            stats.post_parts_since(since),
         )
     report = Report(
         url=" ".join(config.urls),
@@ -1225,6 +1292,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         relay=Latency.of(stats.relay),
         socket_connect=Latency.of(stats.connect),
         client_lag=Latency.of(stats.lag),
+        post_parts=stats.post_parts_since(-math.inf),
         sockets_opened=stats.sockets_opened,
         sockets_open_seconds=opened,
         games_started=stats.games_started,

@@ -20,6 +20,12 @@ What the request publishes for the live pages (a turn's new version, a chat line
 until it has its response and sent from the loop then (``game.live.held_messages``), as a
 socket's turn is: sending from the thread held it while it crossed to the loop and back.
 
+With ``SERVER_TIMING`` on (the default with ``DEBUG``), every answer says in a ``Server-Timing``
+header where its time went in here: waiting for a free slot (``queue``), for its thread to take
+it up (``thread``), in the middleware and view (``view``), and sending what it published
+(``publish``). Whatever a client waited beyond their sum was spent outside this handler: in the
+server's own HTTP work, on the way, or in the client. ``manage.py loadtest`` reads them.
+
 The request's thread is also kept for the next one. asgiref starts it for each request, and a
 second thread to join it when the request ends; the event loop waits in each ``Thread.start``
 until the new thread holds the GIL, which under a crowd is behind every busy thread: with 500
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +52,32 @@ if TYPE_CHECKING:
 
 #: Idle request threads kept when there is no bound (with one, as many as it allows).
 KEEP_UNBOUNDED = 64
+
+
+class Timing:
+    """When a request reached each step in here (``time.perf_counter`` seconds), for its
+    ``Server-Timing`` header."""
+
+    __slots__ = ("admitted", "arrived", "published", "served", "started")
+
+    #: Each part of the header: its name, and the steps it lies between.
+    PARTS = (
+        ("queue", "arrived", "admitted"),
+        ("thread", "admitted", "started"),
+        ("view", "started", "served"),
+        ("publish", "served", "published"),
+    )
+
+    def __init__(self) -> None:
+        self.arrived = self.admitted = time.perf_counter()
+        self.started = self.served = self.published = self.arrived
+
+    def header(self) -> str:
+        """``queue;dur=0.1, thread;dur=0.4, view;dur=2.3, publish;dur=0.2``, in milliseconds."""
+        return ", ".join(
+            f"{name};dur={1000 * (getattr(self, end) - getattr(self, start)):.1f}"
+            for name, start, end in self.PARTS
+        )
 
 
 class RequestThreads:
@@ -74,6 +107,7 @@ class BoundedASGIHandler(ASGIHandler):
 
     def __init__(self) -> None:
         super().__init__()
+        self._timed = settings.SERVER_TIMING
         bound = settings.HTTP_THREADS
         self._requests = asyncio.Semaphore(bound) if bound > 0 else contextlib.nullcontext()
         self._threads = RequestThreads(bound if bound > 0 else KEEP_UNBOUNDED)
@@ -84,11 +118,14 @@ class BoundedASGIHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the whole chain runs in the request's thread
 
-    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def handle(
+        self, scope: dict[str, Any], receive: Any, send: Any, timing: Timing | None = None
+    ) -> None:
         """Serve one request in one trip to its thread: the request-started signal, the
         middleware and view and, for an answer already whole, its closing (Django crosses three
         times and runs two tasks, one to hear of a disconnect that could not stop a view in a
         thread anyway). What the request published is sent before its answer."""
+        timing = timing or Timing()
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
@@ -97,10 +134,13 @@ class BoundedASGIHandler(ASGIHandler):
         messages: list[Message] = []
         try:
             response = await sync_to_async(self._serve, thread_sensitive=True)(
-                scope, body_file, messages
+                scope, body_file, messages, timing
             )
         finally:  # what the request published on commit, sent from here
             await self._live.send_held(messages)
+        if self._timed:
+            timing.published = time.perf_counter()
+            response.headers["Server-Timing"] = timing.header()
         try:
             await self.send_response(response, send)
         finally:
@@ -108,7 +148,10 @@ class BoundedASGIHandler(ASGIHandler):
                 await sync_to_async(response.close, thread_sensitive=True)()
             body_file.close()
 
-    def _serve(self, scope: dict[str, Any], body_file: Any, messages: list[Message]) -> Any:
+    def _serve(
+        self, scope: dict[str, Any], body_file: Any, messages: list[Message], timing: Timing
+    ) -> Any:
+        timing.started = time.perf_counter()
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
         if request is not None:
@@ -122,17 +165,20 @@ class BoundedASGIHandler(ASGIHandler):
             response._resource_closers.append(request.__dict__.clear)
         if not response.streaming:  # its bytes are all there: what closing frees is done with
             response.close()
+        timing.served = time.perf_counter()
         return response
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)  # refuses it
             return
+        timing = Timing()
         async with self._requests:
+            timing.admitted = time.perf_counter()
             executor = self._threads.lend()
             try:
                 async with ThreadSensitiveContext(executor=executor):
-                    await self.handle(scope, receive, send)
+                    await self.handle(scope, receive, send, timing)
             finally:
                 self._threads.give_back(executor)
 

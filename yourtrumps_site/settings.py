@@ -19,6 +19,8 @@ Environment variables:
   4 on PostgreSQL.
 - ``PLAY_THREADS``: threads for one process's turns sent over sockets and their tables; default 1
   on SQLite, 2 on PostgreSQL.
+- ``SERVER_TIMING``: a ``Server-Timing`` header on every answer (where its time went in the site's
+  handler); default true when ``DEBUG`` is true.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
 - ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses): ``embedded``
@@ -332,6 +334,10 @@ PLAY_THREADS = env_int("PLAY_THREADS", 1 if _SQLITE else 2) or 1
 # (1,000 sockets opened in 5.7 s with four, 5.5 s with two, 4.7 s with one). On PostgreSQL four,
 # so that a socket's round trips to the database do not hold up every other socket.
 LIVE_THREADS = env_int("LIVE_THREADS", 1 if _SQLITE else 4) or 1
+# Each answer's ``Server-Timing`` header: where its time went in the site's handler
+# (yourtrumps_site/handler.py), for a browser's developer tools and ``manage.py loadtest``. Off in
+# production by default: it tells any client how busy the server is.
+SERVER_TIMING = env_bool("SERVER_TIMING", default=DEBUG)
 
 # --- Passwords -------------------------------------------------------------------------------
 

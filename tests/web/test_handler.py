@@ -4,6 +4,7 @@ answers every one in the order it came, and runs them on threads kept from reque
 import asyncio
 import gc
 import threading
+import time
 
 import pytest
 from asgiref.sync import AsyncToSync, SyncToAsync
@@ -16,14 +17,21 @@ from django.test import override_settings
 from django.urls import path
 
 from game.live import send_after_commit
+from game.loadtest import server_timing
 from yourtrumps_site.asgi import application
 from yourtrumps_site.handler import BoundedASGIHandler
 
 
-async def _ask(handler: BoundedASGIHandler, path: str, admitted: list[str]) -> bytes:
-    """One GET through the handler as Daphne would make it: the answer's body. Its path joins
-    ``admitted`` when the handler starts on it (reading its body). As Daphne does, the client
-    is reported gone as soon as its answer is finished."""
+async def _ask(
+    handler: BoundedASGIHandler,
+    path: str,
+    admitted: list[str],
+    headers: dict[bytes, bytes] | None = None,
+) -> bytes:
+    """One GET through the handler as Daphne would make it: the answer's body (and its
+    ``headers``, when given a dict to fill). Its path joins ``admitted`` when the handler starts
+    on it (reading its body). As Daphne does, the client is reported gone as soon as its answer
+    is finished."""
     scope = {
         "type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
         "query_string": b"", "headers": [], "server": ("127.0.0.1", 8000), "scheme": "http",
@@ -43,6 +51,8 @@ async def _ask(handler: BoundedASGIHandler, path: str, admitted: list[str]) -> b
         return {"type": "http.disconnect"}
 
     async def send(message):
+        if message["type"] == "http.response.start" and headers is not None:
+            headers.update(message["headers"])
         if message["type"] == "http.response.body":
             body.append(message.get("body", b""))
             if not message.get("more_body", False):
@@ -107,8 +117,17 @@ def _streamed_page(request):
     return StreamingHttpResponse(_parts())
 
 
+SLOW_VIEW_SECONDS = 0.02
+
+
+def _slow_page(request):
+    time.sleep(SLOW_VIEW_SECONDS)
+    return HttpResponse("slow")
+
+
 urlpatterns = [
     path("page/", _page),
+    path("slow/", _slow_page),
     path("message/", _message_page),
     path("streamed/", _streamed_page),
 ]
@@ -193,3 +212,26 @@ async def test_each_request_starts_and_finishes_once_in_its_thread(path, answer)
         request_finished.disconnect(finished)
     assert [what for what, _thread in heard] == ["started", "finished"]
     assert heard[0][1] is heard[1][1] is not threading.main_thread()
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ROOT_URLCONF=__name__)
+async def test_an_answer_says_where_its_time_went_in_the_handler():
+    """The ``Server-Timing`` header's parts follow each other, so the view's share is at least
+    the time the view itself took."""
+    with override_settings(SERVER_TIMING=True):
+        handler = BoundedASGIHandler()
+    headers = {}
+    assert await _ask(handler, "/slow/", [], headers) == b"slow"
+    parts = server_timing(headers[b"Server-Timing"].decode())
+    assert list(parts) == ["queue", "thread", "view", "publish"]
+    assert all(seconds >= 0 for seconds in parts.values())
+    assert parts["view"] >= SLOW_VIEW_SECONDS
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ROOT_URLCONF=__name__, SERVER_TIMING=False)
+async def test_without_server_timing_an_answer_says_nothing_of_the_server():
+    headers = {}
+    assert await _ask(BoundedASGIHandler(), "/slow/", [], headers) == b"slow"
+    assert b"Server-Timing" not in headers

@@ -115,6 +115,7 @@ def test_the_report_prints_every_figure() -> None:
         client_lag=Latency.of([0.001, 0.003]),
         speed_probe_seconds=(0.061, 0.094),
         host_cpu=loadtest.HostCpu(cores=2, busy=0.82, steal=0.001),
+        post_parts={"queue": lat, "view": lat, "outside": lat},
         all_seated=Seated(seconds=8.0, moves=36, turn=lat, relay=lat),
     )
     text = report.format()
@@ -123,6 +124,8 @@ def test_the_report_prints_every_figure() -> None:
         "turn (post)",
         "relay",
         "3  HTTP 500: POST move",
+        "of each POST, in the server's handler (its Server-Timing) and outside it:",
+        "    outside" + " " * 14 + "2" + " " * 6 + "15.0",  # its count, then p50 in ms
         "pid 123",
         "once all 4 sockets were open, the last 8.0 s: 36 moves, 4.5 moves/s",
         "client's lag" + " " * 11 + "2" + " " * 7 + "2.0",  # its count, then p50 in ms
@@ -132,6 +135,12 @@ def test_the_report_prints_every_figure() -> None:
         assert expected in text
     assert report.error_count == 4
     assert '"error_count": 4' in report.to_json()
+
+
+def test_a_server_timing_header_gives_each_duration_in_seconds() -> None:
+    header = "queue;dur=0.1, thread;dur=2.5, view;desc=the view;dur=12, publish"
+    assert loadtest.server_timing(header) == {"queue": 0.0001, "thread": 0.0025, "view": 0.012}
+    assert loadtest.server_timing("view;dur=soon") == {}
 
 
 def test_the_host_cpu_is_shared_out_between_two_readings() -> None:
@@ -153,12 +162,19 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         # Spawned, the server starts clean (as the browser tests' server does); restored after.
         cls._start_method = multiprocessing.get_start_method(allow_none=True)
         multiprocessing.set_start_method("spawn", force=True)
+        # The POSTs' answers say where their time went, whatever DEBUG the run has.
+        cls._server_timing = os.environ.get("SERVER_TIMING")
+        os.environ["SERVER_TIMING"] = "true"
         super().setUpClass()
 
     @classmethod
     def tearDownClass(cls) -> None:
         super().tearDownClass()
         multiprocessing.set_start_method(cls._start_method, force=True)
+        if cls._server_timing is None:
+            del os.environ["SERVER_TIMING"]
+        else:
+            os.environ["SERVER_TIMING"] = cls._server_timing
 
     def test_twenty_games_play_without_a_single_error(self) -> None:
         self._play(games=20, seconds=10, seat_first=False)
@@ -166,7 +182,15 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
     def test_games_made_first_then_seated_together_play_without_an_error(self) -> None:
         self._play(games=6, seconds=5, seat_first=True)
 
-    def _play(self, *, games: int, seconds: float, seat_first: bool) -> None:
+    def test_turns_posted_play_without_an_error_and_say_where_their_time_went(self) -> None:
+        report = self._play(games=6, seconds=5, seat_first=False, via="post")
+        # Every POST's answer said how long each part of the server's handler took.
+        assert list(report.post_parts) == [*loadtest.POST_PARTS, loadtest.OUTSIDE]
+        assert all(part.count == report.moves for part in report.post_parts.values())
+
+    def _play(
+        self, *, games: int, seconds: float, seat_first: bool, via: str = "socket"
+    ) -> loadtest.Report:
         out = io.StringIO()
         config = loadtest.Config(
             urls=[self.live_server_url],
@@ -175,6 +199,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
             seconds=seconds,
             ramp=2,
             seat_first=seat_first,
+            via=via,
             deck=24,
             players_via="db",  # the test database is the server's: no password hash per player
             # Generous: a busy 2-core machine may be slow, and this test asserts no timing.
@@ -199,6 +224,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         # The client's own lag was sampled all through the play (10 ms sleeps), seated or not.
         assert 0 < seated.client_lag.count < report.client_lag.count, summary
         assert all(seconds > 0 for seconds in report.speed_probe_seconds), summary
+        return report
 
 
 needs_postgres_and_redis = pytest.mark.skipif(
