@@ -27,9 +27,9 @@ Every pair plays as two browsers would, through the site's own URLs:
    not come within ``--relay-timeout`` is a lost relay (the opponent then reloads its table and
    play goes on). A POST's answer says in its ``Server-Timing`` header (the server's
    ``SERVER_TIMING``, on with ``DEBUG``) how long it waited for a slot in the site's handler,
-   for its thread, in the view, and sending what it published; the rest of its time was spent
-   outside that handler (the server's HTTP work, the way there and back, this client), and the
-   report gives each part's figures beside the POST's.
+   for its thread (its body read), in the view, and sending what it published; the rest of its
+   time was spent outside that handler (the server's HTTP work, the way there and back, this
+   client), and the report gives each part's figures beside the POST's.
 5. **Once all seated.** A crowd's set-up (the seeks, joins and pages of every game) takes the
    server longer than ``--ramp`` when there are hundreds of games, and the turns played meanwhile
    share it with them. The figures are therefore given twice: over the whole run, and for the

@@ -21,10 +21,11 @@ until it has its response and sent from the loop then (``game.live.held_messages
 socket's turn is: sending from the thread held it while it crossed to the loop and back.
 
 With ``SERVER_TIMING`` on (the default with ``DEBUG``), every answer says in a ``Server-Timing``
-header where its time went in here: waiting for a free slot (``queue``), for its thread to take
-it up (``thread``), in the middleware and view (``view``), and sending what it published
-(``publish``). Whatever a client waited beyond their sum was spent outside this handler: in the
-server's own HTTP work, on the way, or in the client. ``manage.py loadtest`` reads them.
+header where its time went in here: waiting for a free slot (``queue``), reading its body and
+waiting for its thread to take it up (``thread``), in the middleware and view (``view``), and
+sending what it published (``publish``). Whatever a client waited beyond their sum was spent
+outside this handler: in the server's own HTTP work, on the way, or in the client. ``manage.py
+loadtest`` reads them.
 
 The request's thread is also kept for the next one. asgiref starts it for each request, and a
 second thread to join it when the request ends; the event loop waits in each ``Thread.start``
