@@ -21,6 +21,7 @@ django_asgi_app = get_asgi_application()
 
 import autobahn.websocket.protocol  # noqa: E402
 import daphne.http_protocol  # noqa: E402
+from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
@@ -41,6 +42,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# The channel layer is made now rather than by the first request or socket that publishes: its
+# module's imports took 116 ms, on the event loop, so the first visitor after a start waited that
+# long (its Server-Timing's ``publish``) and every socket stood still meanwhile.
+get_channel_layer()
 
 # A crowd's objects live long (sockets, their consumers, the games kept here) and Python's cycle
 # collector scanned them all every few seconds: with 500 games, a full collection every 5 s

@@ -2,6 +2,9 @@
 
 import gc
 import pprint
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import autobahn.websocket.protocol
@@ -15,6 +18,24 @@ def test_the_collector_leaves_start_up_objects_alone_and_young_ones_to_reference
     assert gc.get_freeze_count() > 0
     young, middle, old = gc.get_threshold()
     assert young >= 50_000 and middle >= 20 and old >= 100
+
+
+def test_the_channel_layer_is_made_at_start_up_not_by_the_first_request():
+    # In a fresh process: this one's layer may have been made by earlier tests.
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import yourtrumps_site.asgi\n"
+            "from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers\n"
+            "print(DEFAULT_CHANNEL_LAYER in channel_layers.backends)",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert made.stdout.strip() == "True"
 
 
 def test_autobahns_settings_dump_is_made_only_when_its_line_is_written():
