@@ -2,6 +2,7 @@
 Daphne that asserts correctness only (never timing): no errors of any kind, no lost relay, every
 socket's last table at the stored game's version, and the stored games sound."""
 
+import gc
 import http.client
 import io
 import multiprocessing
@@ -150,6 +151,22 @@ def test_the_host_cpu_is_shared_out_between_two_readings() -> None:
     host = loadtest.HostCpu.between(start, end)
     assert host is not None and host.busy == pytest.approx(0.9) and host.steal == pytest.approx(0.1)
     assert loadtest.HostCpu.between(start, None) is None  # no /proc/stat: no figure
+
+
+def test_the_client_plays_without_its_cycle_collector_and_gets_it_back_after() -> None:
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), loadtest.without_cycle_collection():
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() > 0  # the set-up's objects, out of any collection's scan
+        raise RuntimeError("a run that fails still gives the collector back")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        with loadtest.without_cycle_collection():
+            pass
+        assert not gc.isenabled()  # a caller that had it off keeps it off
+    finally:
+        gc.enable()
 
 
 class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
