@@ -157,9 +157,8 @@ def test_the_client_plays_without_its_cycle_collector_and_gets_it_back_after() -
     assert gc.isenabled()
     with pytest.raises(RuntimeError), loadtest.without_cycle_collection():
         assert not gc.isenabled()
-        assert gc.get_freeze_count() > 0  # the set-up's objects, out of any collection's scan
         raise RuntimeError("a run that fails still gives the collector back")
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled()
     gc.disable()
     try:
         with loadtest.without_cycle_collection():
