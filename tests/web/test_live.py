@@ -143,8 +143,8 @@ def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
     # The game's row (conditional on its version) and the move: no SELECT. On PostgreSQL one
-    # statement, atomic by itself; elsewhere two, in a transaction (here its savepoint's two).
-    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 4) as captured:
+    # statement, atomic by itself; elsewhere two, in a transaction (here the test's own).
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2) as captured:
         services.game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
@@ -152,6 +152,40 @@ def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
             expected_ply=history.ply,
         )
     assert not [q for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert history_of(_read(game.pk)).ply == history.ply + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
+    alice, bob, django_capture_on_commit_callbacks, monkeypatch
+):
+    """On SQLite beginning the write takes the lock every other writer waits for: the turn's
+    checks and its new state are worked out before, and only its statements hold it."""
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    history = history_of(game)
+    checked_in_transaction = []
+
+    def checked(game):
+        checked_in_transaction.append(connection.in_atomic_block)
+        return stored_state(game)
+
+    monkeypatch.setattr(services, "stored_state", checked)
+    wrote_in_transaction = []
+    monkeypatch.setattr(
+        services,
+        "_run",
+        lambda sql, values, run=services._run: (
+            wrote_in_transaction.append(connection.in_atomic_block) or run(sql, values)
+        ),
+    )
+    services.game_play_move(
+        game_id=game.pk,
+        user=(alice, bob)[history.position.to_move],
+        notation=str(history.legal_moves()[0]),
+        expected_ply=history.ply,
+    )
+    assert checked_in_transaction == [False]
+    assert wrote_in_transaction == ([False] if connection.vendor == "postgresql" else [True, True])
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 

@@ -81,6 +81,9 @@ class DatabaseOperations(operations.DatabaseOperations):
 class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
     _writing: threading.Lock | None = None
+    #: The pool's key for the open connection, from when it was handed out: its close needs no
+    #: second look at the file (a look gives up the GIL, and waits to get it back under a crowd).
+    _pool_key: tuple[str, int] | None = None
 
     def _start_transaction_under_autocommit(self) -> None:
         writer = _writer_lock(str(self.settings_dict["NAME"]))
@@ -112,6 +115,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         key = None if self.is_in_memory_db() else _key(str(conn_params["database"]))
+        self._pool_key = key
         if key is not None:
             with _lock:
                 idle = _idle.get(key)
@@ -127,7 +131,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _keep_or_close(self) -> None:
         connection = self.connection
-        key = None if self.is_in_memory_db() else _key(str(self.settings_dict["NAME"]))
+        key, self._pool_key = self._pool_key, None
+        if key is None and not self.is_in_memory_db():  # the file is this connection's own
+            key = _key(str(self.settings_dict["NAME"]))
         if connection is not None and key is not None:
             if connection.in_transaction:
                 connection.rollback()
