@@ -75,7 +75,7 @@ def _save(
         set_state(game, state)
         fields = [*fields, "state"]
     columns = tuple(dict.fromkeys([*fields, "version"]))
-    with _turn_write():
+    with _save_transaction():
         if not _write(game, columns, move):
             raise _Stale(game.pk)
     progress = Progress(game, state, events_of(game, state, move), move, columns)
@@ -93,7 +93,7 @@ def _write(game: Game, names: tuple[str, ...], move: Move | None) -> bool:
     INSERT on every turn, more than half of the turn's write (0.55 to 0.63 ms a turn on SQLite,
     transaction included, against 0.21 to 0.30 ms with the statements built once). On
     PostgreSQL the two are one statement, which needs no transaction around it
-    (:func:`_turn_write`)."""
+    (:func:`_save_transaction`)."""
     update, fields = _update_sql(connection.vendor, names)
     values = [*_values(game, fields), game.pk, game.version - 1]
     if move is None:
@@ -115,7 +115,7 @@ def _saved_then_sql(update: str, insert: str) -> str:
     return f"WITH saved AS ({update} RETURNING 1) {columns} SELECT {marks[1:-1]} FROM saved"
 
 
-def _turn_write() -> Any:
+def _save_transaction() -> Any:
     """What a save's statements are written in: the caller's transaction if it is in one, else
     a transaction of their own, begun for them alone; except on PostgreSQL, where the save is
     one statement, atomic by itself (:func:`_write`). A stale save writes nothing, so it leaves
@@ -437,7 +437,7 @@ def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: i
     getattr(user, "pk", None)
     kept = LIVE_GAMES.latest(game_id)
     if kept is not None:
-        try:  # checked with no transaction open: only its save writes (_turn_write)
+        try:  # checked with no transaction open: only its save writes (_save_transaction)
             result = _person_turn(kept, user, notation, expected_ply)
         except (_Stale, GameError):
             pass
