@@ -75,8 +75,9 @@ def _save(
         set_state(game, state)
         fields = [*fields, "state"]
     columns = tuple(dict.fromkeys([*fields, "version"]))
+    statements = _statements(game, columns, move)  # worked out before the write lock is taken
     with _save_transaction():
-        if not _write(game, columns, move):
+        if not _write(statements):
             raise _Stale(game.pk)
     progress = Progress(game, state, events_of(game, state, move), move, columns)
     publish(progress)
@@ -84,26 +85,41 @@ def _save(
     return progress
 
 
-def _write(game: Game, names: tuple[str, ...], move: Move | None) -> bool:
-    """Write ``game``'s ``names`` fields where its row is still at the version before, and
-    ``move`` (a turn's row in the log) with them; whether the row was at that version.
+#: A statement and its values.
+Statement = tuple[str, list[object]]
+
+
+def _statements(game: Game, names: tuple[str, ...], move: Move | None) -> list[Statement]:
+    """The statements that write ``game``'s ``names`` fields where its row is still at the
+    version before, and ``move`` (a turn's row in the log) with them; the first writes the row
+    or nothing.
 
     What ``Game.objects.filter(pk=…, version=…).update(…)`` and ``move.save()`` do, with their
     SQL built once per set of fields: the ORM built and compiled this UPDATE and the move's
     INSERT on every turn, more than half of the turn's write (0.55 to 0.63 ms a turn on SQLite,
-    transaction included, against 0.21 to 0.30 ms with the statements built once). On
-    PostgreSQL the two are one statement, which needs no transaction around it
-    (:func:`_save_transaction`)."""
+    transaction included, against 0.21 to 0.30 ms with the statements built once). Their values
+    (the state's JSON among them) are worked out here, before the transaction: on SQLite they
+    were 0.09 ms of the 0.25 ms a turn held the write lock. On PostgreSQL the two are one
+    statement, which needs no transaction around it (:func:`_save_transaction`)."""
     update, fields = _update_sql(connection.vendor, names)
     values = [*_values(game, fields), game.pk, game.version - 1]
     if move is None:
-        return _run(update, values) == 1
+        return [(update, values)]
     insert, move_fields = _insert_move_sql(connection.vendor)
+    move_values = _values(move, move_fields)
     if connection.vendor == "postgresql":
-        return _run(_saved_then_sql(update, insert), values + _values(move, move_fields)) == 1
-    if _run(update, values) != 1:
+        return [(_saved_then_sql(update, insert), values + move_values)]
+    return [(update, values), (insert, move_values)]
+
+
+def _write(statements: list[Statement]) -> bool:
+    """Run :func:`_statements`' ``statements``: whether the first wrote the game's row (the
+    rest run only if it did)."""
+    (first, values), *rest = statements
+    if _run(first, values) != 1:
         return False
-    _run(insert, _values(move, move_fields))
+    for sql, more in rest:
+        _run(sql, more)
     return True
 
 
@@ -118,16 +134,17 @@ def _saved_then_sql(update: str, insert: str) -> str:
 def _save_transaction() -> Any:
     """What a save's statements are written in: the caller's transaction if it is in one, else
     a transaction of their own, begun for them alone; except on PostgreSQL, where the save is
-    one statement, atomic by itself (:func:`_write`). A stale save writes nothing, so it leaves
+    one statement, atomic by itself (:func:`_statements`). A stale save writes nothing, so it leaves
     a caller's transaction as it was.
 
-    A turn checked on the kept game is checked before, outside any transaction: on SQLite
-    beginning one takes the write lock that every other writer waits for, and the turn's checks
-    and its new state held it for half of the 0.35 ms it was held a turn (the two statements
-    0.18 ms). On PostgreSQL the turn costs two round trips to the database, the pool's check
-    and the statement, instead of five (with BEGIN, a second statement and COMMIT): on ``make
-    serve`` at 500 games, 3.1 ms of the two Daphne processes' CPU a turn against 3.6, and 15%
-    less of PostgreSQL's (README, "Load test")."""
+    A turn checked on the kept game is checked before, outside any transaction, and its
+    statements are made ready (:func:`_statements`): on SQLite beginning one takes the write
+    lock that every other writer waits for, and the turn's checks, its new state and its values
+    held it too, 0.35 ms a turn at the median in ``manage.py bench_move`` against 0.16 ms for
+    the statements alone. On PostgreSQL the turn costs two round trips to the database, the
+    pool's check and the statement, instead of five (with BEGIN, a second statement and
+    COMMIT): on ``make serve`` at 500 games, 3.1 ms of the two Daphne processes' CPU a turn
+    against 3.6, and 15% less of PostgreSQL's (README, "Load test")."""
     if connection.vendor == "postgresql" or connection.in_atomic_block:
         return nullcontext()
     return transaction.atomic()

@@ -160,7 +160,8 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
     alice, bob, django_capture_on_commit_callbacks, monkeypatch
 ):
     """On SQLite beginning the write takes the lock every other writer waits for: the turn's
-    checks and its new state are worked out before, and only its statements hold it."""
+    checks, its new state and its statements' values are worked out before, and only the
+    statements hold it."""
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
     checked_in_transaction = []
@@ -170,6 +171,14 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
         return stored_state(game)
 
     monkeypatch.setattr(services, "stored_state", checked)
+    valued_in_transaction = []
+    monkeypatch.setattr(
+        services,
+        "_values",
+        lambda instance, fields, values=services._values: (
+            valued_in_transaction.append(connection.in_atomic_block) or values(instance, fields)
+        ),
+    )
     wrote_in_transaction = []
     monkeypatch.setattr(
         services,
@@ -185,6 +194,7 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
         expected_ply=history.ply,
     )
     assert checked_in_transaction == [False]
+    assert valued_in_transaction == [False, False]  # the game's row and the move's
     assert wrote_in_transaction == ([False] if connection.vendor == "postgresql" else [True, True])
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
