@@ -155,6 +155,19 @@ def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 
+def _in_transaction_at_each_call(monkeypatch, name):
+    """Whether a transaction was open at each call of ``services.<name>``, from now on."""
+    seen = []
+    original = getattr(services, name)
+
+    def noted(*args):
+        seen.append(connection.in_atomic_block)
+        return original(*args)
+
+    monkeypatch.setattr(services, name, noted)
+    return seen
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
     alice, bob, django_capture_on_commit_callbacks, monkeypatch
@@ -164,28 +177,9 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
     statements hold it."""
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
-    checked_in_transaction = []
-
-    def checked(game):
-        checked_in_transaction.append(connection.in_atomic_block)
-        return stored_state(game)
-
-    monkeypatch.setattr(services, "stored_state", checked)
-    valued_in_transaction = []
-    monkeypatch.setattr(
-        services,
-        "_values",
-        lambda instance, fields, values=services._values: (
-            valued_in_transaction.append(connection.in_atomic_block) or values(instance, fields)
-        ),
-    )
-    wrote_in_transaction = []
-    monkeypatch.setattr(
-        services,
-        "_run",
-        lambda sql, values, run=services._run: (
-            wrote_in_transaction.append(connection.in_atomic_block) or run(sql, values)
-        ),
+    checked, valued, wrote = (
+        _in_transaction_at_each_call(monkeypatch, name)
+        for name in ("stored_state", "_values", "_run")
     )
     services.game_play_move(
         game_id=game.pk,
@@ -193,9 +187,9 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
         notation=str(history.legal_moves()[0]),
         expected_ply=history.ply,
     )
-    assert checked_in_transaction == [False]
-    assert valued_in_transaction == [False, False]  # the game's row and the move's
-    assert wrote_in_transaction == ([False] if connection.vendor == "postgresql" else [True, True])
+    assert checked == [False]
+    assert valued == [False, False]  # the game's row and the move's
+    assert wrote == ([False] if connection.vendor == "postgresql" else [True, True])
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 
