@@ -134,8 +134,8 @@ def _saved_then_sql(update: str, insert: str) -> str:
 def _save_transaction() -> Any:
     """What a save's statements are written in: the caller's transaction if it is in one, else
     a transaction of their own, begun for them alone; except on PostgreSQL, where the save is
-    one statement, atomic by itself (:func:`_statements`). A stale save writes nothing, so it leaves
-    a caller's transaction as it was.
+    one statement, atomic by itself (:func:`_statements`). A stale save writes nothing, so it
+    leaves a caller's transaction as it was.
 
     A turn checked on the kept game is checked before, outside any transaction, and its
     statements are made ready (:func:`_statements`): on SQLite beginning one takes the write
