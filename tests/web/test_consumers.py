@@ -178,6 +178,97 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
         await socket.disconnect()
 
 
+async def _trips_to_the_play_thread(monkeypatch):
+    """The versions the sockets' tables were read and rendered at in the play thread."""
+    from game import consumers
+
+    trips = []
+    real = consumers._read_and_render
+
+    async def tripping(game_id, version, viewers):
+        trips.append(version)
+        return await real(game_id, version, viewers)
+
+    monkeypatch.setattr(consumers, "_read_and_render", tripping)
+    return trips
+
+
+async def test_the_tables_of_a_game_kept_here_are_rendered_with_no_trip_to_a_thread(monkeypatch):
+    # A turn played here through the table's POST leaves the game kept at its new version:
+    # its sockets' tables need no read, so they are rendered where the sockets hear of it.
+    trips = await _trips_to_the_play_thread(monkeypatch)
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, alice), await connect(path, bob)]
+    for socket in sockets:
+        await socket.receive_from(timeout=5)
+    move, _ = await play_first_turn(game, alice, bob)
+    for socket in sockets:
+        pushed = await socket.receive_from(timeout=5)
+        assert 'data-ply="1"' in pushed and f'<span class="notation">{move}</span></li>' in pushed
+    assert trips == []
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_the_tables_of_a_game_not_kept_here_are_read_in_the_play_thread(monkeypatch):
+    from game.live import LIVE_GAMES
+
+    trips = await _trips_to_the_play_thread(monkeypatch)
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, alice), await connect(path, bob)]
+    for socket in sockets:
+        await socket.receive_from(timeout=5)
+    LIVE_GAMES.clear()  # as if this process had missed a version: the game must be read
+    move, _ = await play_first_turn(game, alice, bob)
+    for socket in sockets:
+        pushed = await socket.receive_from(timeout=5)
+        assert 'data-ply="1"' in pushed and f'<span class="notation">{move}</span></li>' in pushed
+    assert trips == [game.version + 1]  # one read for both players' tables
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@database_sync_to_async
+def play_to_the_end(game, alice, bob):
+    """Play ``game``'s first legal turns through the service, as the table's POSTs do, until it
+    is over; its final version."""
+    for _ in range(1000):
+        history = history_of(game)
+        if history.outcome is not None:
+            break
+        mover = (alice, bob)[history.position.to_move]
+        move = str(history.legal_moves()[0])
+        services.game_play_move(
+            game_id=game.pk, user=mover, notation=move, expected_ply=history.ply
+        )
+    game.refresh_from_db()
+    assert game.status == game.Status.FINISHED
+    return game.version
+
+
+async def test_the_players_sockets_show_the_result_when_a_game_ends(monkeypatch):
+    # A game over is rendered in the play thread (its result looks up a rematch), in play on
+    # the event loop: the last table each player gets says who won, with the rematch.
+    trips = await _trips_to_the_play_thread(monkeypatch)
+    game, alice, bob = await make_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, alice), await connect(path, bob)]
+    for socket in sockets:
+        await socket.receive_from(timeout=5)
+    final = await play_to_the_end(game, alice, bob)
+    for socket in sockets:
+        pushed = await socket.receive_from(timeout=5)
+        while f'data-version="{final}"' not in pushed:
+            pushed = await socket.receive_from(timeout=5)
+        assert '<section class="result" role="status">' in pushed
+        assert "Rematch</button>" in pushed
+    assert trips == [final]
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def test_a_turn_sent_over_the_socket_lands_and_reaches_both_players():
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"

@@ -28,7 +28,7 @@ from django.utils.crypto import get_random_string
 from django.utils.translation import get_language
 
 from game import services
-from game.consumers import _render_all
+from game.consumers import _read_and_render
 from game.models import Game
 from game.selectors import stored_state
 
@@ -81,7 +81,7 @@ class Command(BaseCommand):
             cookies.append(f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf}")
         loop = asyncio.new_event_loop()
         viewers = {(seat, get_language()): player for seat, player in enumerate(players)}
-        render_all = _render_all.func  # undecorated: in this thread
+        render_all = _read_and_render.func  # undecorated: in this thread
         rng = random.Random(options["seed"])
         turn = f"turn ({options['via']})"
         spent = {turn: 0.0, "two tables": 0.0}
