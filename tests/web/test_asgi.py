@@ -4,6 +4,7 @@ import gc
 import pprint
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -62,3 +63,23 @@ def test_daphne_leaves_a_posted_form_to_django_to_parse():
     request = WebRequest(channel)
     assert connected == [request]  # Daphne's own set-up still ran
     assert request._parsePOSTFormSubmission is False  # Twisted will not parse the body
+
+
+def test_sockets_that_open_together_are_first_pinged_apart():
+    # Daphne pings a quiet socket once ``ping_interval`` has passed since it last heard of it,
+    # looking every 2 s: a crowd opening together would be pinged together every interval.
+    from daphne.ws_protocol import WebSocketProtocol
+
+    server = SimpleNamespace(ping_interval=20, log_action=lambda *args: None)
+    opened = time.time()
+    last_pings = []
+    for _ in range(200):
+        socket = SimpleNamespace(
+            server=server, request=SimpleNamespace(path="/ws/games/1/"), client_addr=None
+        )
+        socket.last_ping = opened  # as Daphne's onConnect sets it
+        WebSocketProtocol.onOpen(socket)
+        last_pings.append(socket.last_ping)
+    assert all(opened - 20 <= ping <= time.time() for ping in last_pings)
+    sweeps = {int((ping - (opened - 20)) // 2) for ping in last_pings}  # first pinged in which
+    assert len(sweeps) >= 8  # of the interval's ten sweeps
