@@ -193,39 +193,32 @@ async def _trips_to_the_play_thread(monkeypatch):
     return trips
 
 
-async def test_the_tables_of_a_game_kept_here_are_rendered_with_no_trip_to_a_thread(monkeypatch):
-    # A turn played here through the table's POST leaves the game kept at its new version:
-    # its sockets' tables need no read, so they are rendered where the sockets hear of it.
-    trips = await _trips_to_the_play_thread(monkeypatch)
-    game, alice, bob = await make_game()
+async def players_sockets(game, alice, bob):
+    """Both players' sockets on ``game``, each past the table it got on connecting."""
     path = f"/ws/games/{game.pk}/"
     sockets = [await connect(path, alice), await connect(path, bob)]
     for socket in sockets:
         await socket.receive_from(timeout=5)
-    move, _ = await play_first_turn(game, alice, bob)
-    for socket in sockets:
-        pushed = await socket.receive_from(timeout=5)
-        assert 'data-ply="1"' in pushed and f'<span class="notation">{move}</span></li>' in pushed
-    assert trips == []
-    for socket in sockets:
-        await socket.disconnect()
+    return sockets
 
 
-async def test_the_tables_of_a_game_not_kept_here_are_read_in_the_play_thread(monkeypatch):
+@pytest.mark.parametrize("kept", [True, False])
+async def test_a_game_kept_here_has_its_tables_rendered_with_no_trip_to_a_thread(monkeypatch, kept):
+    # A turn played here through the table's POST leaves the game kept at its new version: its
+    # sockets' tables need no read, so they are rendered where the sockets hear of it. A game
+    # this process does not keep is read, for both tables at once, in the play thread.
     from game.live import LIVE_GAMES
 
     trips = await _trips_to_the_play_thread(monkeypatch)
     game, alice, bob = await make_game()
-    path = f"/ws/games/{game.pk}/"
-    sockets = [await connect(path, alice), await connect(path, bob)]
-    for socket in sockets:
-        await socket.receive_from(timeout=5)
-    LIVE_GAMES.clear()  # as if this process had missed a version: the game must be read
+    sockets = await players_sockets(game, alice, bob)
+    if not kept:
+        LIVE_GAMES.clear()  # as if this process had missed a version
     move, _ = await play_first_turn(game, alice, bob)
     for socket in sockets:
         pushed = await socket.receive_from(timeout=5)
         assert 'data-ply="1"' in pushed and f'<span class="notation">{move}</span></li>' in pushed
-    assert trips == [game.version + 1]  # one read for both players' tables
+    assert trips == ([] if kept else [game.version + 1])
     for socket in sockets:
         await socket.disconnect()
 
@@ -253,10 +246,7 @@ async def test_the_players_sockets_show_the_result_when_a_game_ends(monkeypatch)
     # the event loop: the last table each player gets says who won, with the rematch.
     trips = await _trips_to_the_play_thread(monkeypatch)
     game, alice, bob = await make_game()
-    path = f"/ws/games/{game.pk}/"
-    sockets = [await connect(path, alice), await connect(path, bob)]
-    for socket in sockets:
-        await socket.receive_from(timeout=5)
+    sockets = await players_sockets(game, alice, bob)
     final = await play_to_the_end(game, alice, bob)
     for socket in sockets:
         pushed = await socket.receive_from(timeout=5)
