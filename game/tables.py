@@ -251,8 +251,9 @@ class TableCache:
     ``get`` answers with the table at ``version`` or newer. The first caller
     renders the tables of every viewer the game's sockets here have, from one
     read of the game or none (``render_all``: in a thread when it reads the
-    database); the others at the same time await that one rendering. (A socket that connects
-    renders its own table, with the game it reads anyway: ``game.consumers``.)
+    database); the others at the same time await that one rendering. (A socket
+    that connects renders its own table, with the game it reads anyway:
+    ``game.consumers``.)
     """
 
     def __init__(self, render_all: RenderAll) -> None:
