@@ -4,9 +4,9 @@ A table is rendered for two or three viewers on every turn: as a template, the p
 cards (the controls, the move log, the actions and their forms) cost as much as the cards
 themselves, most of it the template language's own work of resolving names and testing
 conditions. Here the markup is assembled with plain strings, each value escaped where it enters.
-The states a table shows once in a game (a seek waiting for its opponent, the result) stay
-templates (``game/_waiting.html``, ``game/_result.html``). Messages are looked up outside the
-f-strings, where ``makemessages`` finds them.
+The states a table shows once in a game (a seek waiting for its opponent or ended unplayed, the
+result) stay templates (``game/_waiting.html``, ``game/_unplayed.html``, ``game/_result.html``).
+Messages are looked up outside the f-strings, where ``makemessages`` finds them.
 """
 
 from __future__ import annotations
@@ -60,6 +60,9 @@ def render_table(
     if game.status == Game.Status.SEEKING:
         context = _context(table, user, join_form=JoinForm())
         parts.append(render_to_string("game/_waiting.html", context, request=request))
+    elif table.state is None:  # a seek that ended before anyone joined: nothing was dealt
+        context = _context(table, user)
+        parts.append(render_to_string("game/_unplayed.html", context, request=request))
     else:
         parts += [_board(table, csrf), _sidebar(table, csrf, request, user)]
     parts.append("</div>")

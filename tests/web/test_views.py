@@ -244,3 +244,26 @@ def test_the_lobby_lists_the_oldest_seeks_and_counts_the_rest(client, alice, dja
     listed = re.findall(r'href="/games/(\d+)/">Join', html)
     assert listed == [str(seek.pk) for seek in seeks[:LOBBY_SEEKS]]  # first come, first served
     assert "and 3 more games waiting" in html
+
+
+def test_a_cancelled_seek_leaves_the_lobby_and_its_table_says_so(client, alice, bob):
+    seek = services.game_create_seek(user=alice, trump="S")
+    client_for(client, alice)
+    response = client.post(reverse("game:action", args=[seek.pk, "cancel"]), **HTMX)
+    assert response.status_code == 200
+    assert "Game cancelled" in response.content.decode()  # the page changes at once
+    page = client.get(reverse("game:table", args=[seek.pk])).content.decode()
+    assert "cancelled this game before anyone joined" in page
+    assert "Cancel the game" not in page
+    client_for(client, bob)
+    lobby = client.get(reverse("game:lobby")).content.decode()
+    assert reverse("game:join", args=[seek.pk]) not in lobby
+
+
+def test_a_seek_a_moderator_stopped_opens_as_aborted(client, alice, moderator):
+    from moderation.services import moderation_abort_game
+
+    seek = services.game_create_seek(user=alice, trump="S")
+    moderation_abort_game(moderator=moderator, game_id=seek.pk, reason="spam")
+    page = client_for(client, alice).get(reverse("game:table", args=[seek.pk])).content.decode()
+    assert "A moderator stopped this game before anyone joined." in page
