@@ -406,7 +406,8 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
         created_at=now,
     )
     game.turn_started_at = now
-    game.draw_offer = None
+    if game.draw_offer != seat:  # a turn answers the opponent's offer; one's own stands
+        game.draw_offer = None
     outcome = after.outcome
     if outcome is not None:
         _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)

@@ -232,6 +232,16 @@ def test_a_draw_offer_is_accepted_by_the_opponent_or_declined(game, alice, bob):
     )
 
 
+def test_a_draw_offer_stands_through_its_makers_turn_until_the_opponent_moves(game, alice, bob):
+    maker = mover(game, alice, bob)
+    opponent = bob if maker == alice else alice
+    services.game_offer_draw(game_id=game.pk, user=maker)
+    after_own_turn = play(game, maker).game
+    assert after_own_turn.draw_offer == game.seat_of(maker)  # the opponent may still answer
+    after_reply = play(Game.objects.get(pk=game.pk), opponent).game
+    assert after_reply.draw_offer is None  # moving on instead of accepting declines it
+
+
 def test_a_flagged_player_loses_on_time(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
     game = services.game_join(game_id=seek.pk, user=bob, trump="H")
