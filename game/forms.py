@@ -10,7 +10,7 @@ from game import records
 from game.ai import LEVELS
 from game.levels import LEVEL_NAMES, level_name
 from game.models import Game
-from game.services import TIME_CONTROLS
+from game.services import TIME_CONTROLS, GameError, table_rules
 
 #: Ways a game can end without being played to a result: not in the archive.
 UNPLAYED = (Game.Reason.ABORTED, Game.Reason.CANCELLED)
@@ -40,6 +40,15 @@ class TableForm(forms.Form):
     clock = forms.ChoiceField(
         label=_("Time control (minutes + seconds a turn)"), choices=CLOCKS, required=False
     )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "deck" in data:
+            try:
+                table_rules(data["deck"], data["must_beat"], data["sixes_to_owner"])
+            except GameError as error:
+                self.add_error("sixes_to_owner", str(error))
+        return data
 
     def table_settings(self) -> dict[str, object]:
         """The cleaned settings, as the services' keyword arguments."""

@@ -136,6 +136,9 @@ def parse(text: str) -> Record:
         must_beat=fields.pop("must_beat", False),
         sixes_to_owner=fields.pop("sixes_to_owner", False),
     )
+    if rules.sixes_to_owner and rules.deck != 36:
+        problem = "SixesToOwner: yes is for the 36-card pack only: a smaller one has no sixes"
+        raise RecordError(header["SixesToOwner"][0], problem)
     players = (fields.pop("player0", "?"), fields.pop("player1", "?"))
     fields.pop("site", None)  # always ours when written here; any name is fine when read
     try:

@@ -183,7 +183,11 @@ def _insert_move_sql(vendor: str) -> tuple[str, tuple[Field[Any, Any], ...]]:
     return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({marks})", fields
 
 
-def _rules(deck: int, must_beat: bool, sixes_to_owner: bool) -> engine.Rules:
+def table_rules(deck: int, must_beat: bool, sixes_to_owner: bool) -> engine.Rules:
+    """A new table's variants, checked: RULES.md gives sixes to owner to the 36-card pack only
+    (the engine plays it on any pack, as positions of other sites may carry it)."""
+    if sixes_to_owner and deck != 36:
+        raise GameError(_("Sixes to owner needs the 36-card pack: a smaller pack has no sixes."))
     try:
         return engine.Rules(deck=deck, must_beat=must_beat, sixes_to_owner=sixes_to_owner)
     except engine.EngineError as error:
@@ -228,7 +232,7 @@ def _new_game(
     time_control: tuple[int, int] | None,
 ) -> Game:
     """An unsaved game with its creator in seat 0, the table's settings checked."""
-    _rules(deck, must_beat, sixes_to_owner)
+    table_rules(deck, must_beat, sixes_to_owner)
     initial, increment = _clock(time_control)
     return Game(
         seat0=user,

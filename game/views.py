@@ -61,7 +61,9 @@ def _create_game(
 ) -> HttpResponse:
     """Check a new game's form, create the game with ``create``, and go to its table."""
     if not form.is_valid():
-        messages.error(request, _("Please check the game's settings."))
+        for problems in form.errors.values():  # each says why, in the player's language
+            for problem in problems:
+                messages.error(request, problem)
         return redirect("game:lobby")
     try:
         game = create(form)

@@ -160,6 +160,13 @@ def test_a_record_can_be_uploaded_as_a_file(client, alice, finished):
             lambda lines, turns: [x.replace("Trumps: S H", "Trumps: S S") for x in lines],
             "must differ",
         ),
+        (
+            lambda lines, turns: [
+                x.replace("Deck: 36", "Deck: 32").replace("SixesToOwner: no", "SixesToOwner: yes")
+                for x in lines
+            ],
+            "SixesToOwner: yes is for the 36-card pack only",
+        ),
     ],
 )
 def test_a_malformed_record_is_refused_naming_the_line(client, finished, change, message):

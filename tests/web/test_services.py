@@ -232,6 +232,17 @@ def test_a_draw_offer_is_accepted_by_the_opponent_or_declined(game, alice, bob):
     )
 
 
+@pytest.mark.parametrize("deck", [32, 24])
+def test_sixes_to_owner_is_refused_for_a_pack_without_sixes(alice, deck):
+    with pytest.raises(GameError, match="needs the 36-card pack"):
+        services.game_create_seek(user=alice, trump="S", deck=deck, sixes_to_owner=True)
+    with pytest.raises(GameError, match="needs the 36-card pack"):
+        services.game_create_vs_computer(
+            user=alice, level="easy", trump="S", deck=deck, sixes_to_owner=True
+        )
+    assert not Game.objects.exists()
+
+
 def test_a_draw_offer_stands_through_its_makers_turn_until_the_opponent_moves(game, alice, bob):
     maker = mover(game, alice, bob)
     opponent = bob if maker == alice else alice

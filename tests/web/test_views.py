@@ -267,3 +267,11 @@ def test_a_seek_a_moderator_stopped_opens_as_aborted(client, alice, moderator):
     moderation_abort_game(moderator=moderator, game_id=seek.pk, reason="spam")
     page = client_for(client, alice).get(reverse("game:table", args=[seek.pk])).content.decode()
     assert "A moderator stopped this game before anyone joined." in page
+
+
+def test_the_lobby_refuses_sixes_to_owner_with_a_small_pack_and_says_why(client, alice):
+    client_for(client, alice)
+    form = {"trump": "S", "deck": "32", "sixes_to_owner": "on", "clock": ""}
+    response = client.post(reverse("game:seek_create"), form, follow=True)
+    assert "Sixes to owner needs the 36-card pack" in response.content.decode()
+    assert not Game.objects.exists()
