@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -138,6 +138,18 @@ def abandoned(game: Game) -> bool:
     if game.status != Game.Status.ACTIVE or game.is_timed or game.turn_started_at is None:
         return False
     return timezone.now() - game.turn_started_at > ABANDON_AFTER
+
+
+def next_flag_check(game: Game, now: datetime) -> datetime | None:
+    """The earliest moment a flag of ``game`` can fall, as things stand at ``now``; ``None`` for
+    a game not in play on the clock. The player to move runs out at their deadline; the other
+    cannot before ``now`` plus their time, however soon the turn comes."""
+    if game.status != Game.Status.ACTIVE or not game.is_timed or game.turn_started_at is None:
+        return None
+    mover = stored_state(game).position.to_move
+    clocks = (game.clock0_ms or 0, game.clock1_ms or 0)
+    deadline = game.turn_started_at + timedelta(milliseconds=clocks[mover])
+    return min(deadline, now + timedelta(milliseconds=clocks[1 - mover]))
 
 
 def open_seeks() -> QuerySet[Game]:

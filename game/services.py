@@ -16,8 +16,9 @@ import random
 import secrets
 from collections.abc import Callable
 from contextlib import nullcontext
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache, partial
+from types import ModuleType
 from typing import Any
 
 from django.conf import settings
@@ -210,6 +211,13 @@ def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
     return minutes * 60, increment
 
 
+def _tasks() -> ModuleType:
+    """:mod:`game.tasks`, which calls the services: imported when first asked, not at the top."""
+    from game import tasks
+
+    return tasks
+
+
 def _start(game: Game, now: datetime) -> engine.GameState:
     """Deal from the stored seed and set the clocks running; returns the game's first state."""
     dealt = engine.deal(game.seed, game.trumps, game.rules, first=game.first_player)
@@ -220,6 +228,9 @@ def _start(game: Game, now: datetime) -> engine.GameState:
     game.started_at = game.turn_started_at = now
     if game.clock_initial is not None:
         game.clock0_ms = game.clock1_ms = game.clock_initial * 1000
+        # The first flag check, due when the first flag could fall; each check asks for the next.
+        due = now + timedelta(seconds=game.clock_initial)
+        transaction.on_commit(lambda: _tasks().ask_for_flag_check(game.pk, due), robust=True)
     return state
 
 
@@ -354,9 +365,7 @@ def _ask_for_computer_reply(game: Game, events: tuple[Event, ...]) -> None:
     (:mod:`game.tasks`). Should the process die first, the workers' recovery asks."""
     for event in events:
         if isinstance(event, ComputerToMove):
-            from game import tasks  # the tasks call the services: imported here, not at the top
-
-            ask = partial(tasks.ask_for_reply, game.pk, event.ply)
+            ask = partial(_tasks().ask_for_reply, game.pk, event.ply)
             transaction.on_commit(ask, robust=True)  # a failure is logged; recovery asks again
 
 
@@ -688,9 +697,7 @@ def analysis_request(
         analysis.error = ""
         analysis.requested_by = user  # type: ignore[assignment]
         analysis.save(update_fields=["status", "error", "requested_by", "updated_at"])
-        from game import tasks  # the tasks call the services: imported here, not at the top
-
-        transaction.on_commit(partial(tasks.ask_for_analysis, analysis.pk), robust=True)
+        transaction.on_commit(partial(_tasks().ask_for_analysis, analysis.pk), robust=True)
         return analysis, True
 
 

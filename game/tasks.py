@@ -1,5 +1,5 @@
 """Background work as durable tasks (django-tasks, stored in the database): the computer's
-replies and the analyses.
+replies, the analyses, and the clocks' flags.
 
 A service that leaves the computer to move asks for its reply once its commit
 lands (:func:`ask_for_reply`); the task is a row, due after the deliberate
@@ -12,6 +12,10 @@ seconds, runs :func:`recover`. It marks failed the tasks whose worker died
 mid-run, then asks again for every reply and analysis that has none pending.
 A duplicate is harmless: a reply for a ply the game has left is refused by
 the services, and an analysis step already stored is skipped.
+
+A timed game ends on time whether or not anyone watches it: a flag check is
+due at the earliest moment a flag can fall (:func:`game.selectors.next_flag_check`)
+and, while the game goes on, asks for the next one.
 """
 
 from __future__ import annotations
@@ -33,14 +37,16 @@ from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import analysis, computer
+from game import analysis, computer, services
 from game.models import Analysis, Game
-from game.selectors import stored_state
+from game.selectors import next_flag_check, stored_state
 
 log = logging.getLogger(__name__)
 
 COMPUTER_QUEUE = "computer"
 ANALYSIS_QUEUE = "analysis"
+#: Flag checks have a queue of their own: a search on the computer's never delays one.
+CLOCK_QUEUE = "clock"
 #: A task on another machine still running after this long is taken to have died with its worker
 #: (every task is short: a reply thinks at most ``PERFECT_SECONDS``, an analysis step about a
 #: second). On this machine a dead worker is seen at once, by its process id.
@@ -134,6 +140,21 @@ def analysis_step(analysis_id: int) -> None:
     """One step of an analysis; the next step is a task of its own."""
     if analysis.step(analysis_id):
         ask_for_analysis(analysis_id)
+
+
+@task(queue_name=CLOCK_QUEUE)
+def flag_check(game_id: int) -> None:
+    """End ``game_id`` on time if the player to move has run out; else check again when a flag
+    next can fall."""
+    game = services.game_claim_timeout(game_id=game_id)
+    due = next_flag_check(game, timezone.now())
+    if due is not None:
+        ask_for_flag_check(game_id, due)
+
+
+def ask_for_flag_check(game_id: int, due: datetime) -> None:
+    flag_check.using(run_after=due).enqueue(game_id)
+    DOORBELL.ring()
 
 
 def ask_for_reply(game_id: int, ply: int) -> None:
@@ -234,6 +255,23 @@ def ask_for_lost_replies() -> int:
     return asked
 
 
+def ask_for_lost_flag_checks() -> int:
+    """Ask for a flag check in every timed game in play that has none pending (one that began
+    before its check was committed, or whose check died with its worker): due now, it asks for
+    the next."""
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, clock_initial__isnull=False)
+        .filter(started_at__lt=timezone.now() - GRACE)
+        .exclude(pk__in=_pending(flag_check))
+        .values_list("pk", flat=True)
+    )
+    for game_id in games:
+        flag_check.enqueue(game_id)
+    if games:
+        log.warning("asked again for the flag check of %s game(s)", len(games))
+    return len(games)
+
+
 def resume_analyses() -> int:
     """Resume every queued or running analysis that has no step pending."""
     quiet = timezone.now() - GRACE
@@ -272,5 +310,7 @@ def recover(queues: list[str]) -> None:
     fail_dead_tasks(queues)
     if COMPUTER_QUEUE in queues:
         ask_for_lost_replies()
+    if CLOCK_QUEUE in queues:
+        ask_for_lost_flag_checks()
     if ANALYSIS_QUEUE in queues:
         resume_analyses()

@@ -40,7 +40,7 @@ from game import cpu, tasks
 
 log = logging.getLogger(__name__)
 
-QUEUES = [tasks.COMPUTER_QUEUE, tasks.ANALYSIS_QUEUE]
+QUEUES = [tasks.COMPUTER_QUEUE, tasks.ANALYSIS_QUEUE, tasks.CLOCK_QUEUE]
 #: How often a worker runs :func:`game.tasks.recover` (besides on start).
 RECOVER_EVERY = 3.0
 #: How often an embedded worker looks for tasks its own process did not queue.

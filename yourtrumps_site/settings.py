@@ -350,12 +350,13 @@ ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 500) / 1000
 ANALYSES_PER_USER = 2
 
 # --- Background tasks: django-tasks, stored in the database (game/tasks.py) ------------------
-# The computer's replies and the analyses have a queue each, so that a long analysis never delays
-# a reply: a worker process serves one queue (`manage.py db_worker --queue-name computer`).
+# The computer's replies, the analyses and the flag checks have a queue each, so that a long
+# analysis never delays a reply, nor a search a flag: a worker process serves one queue
+# (`manage.py db_worker --queue-name computer`).
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["computer", "analysis"],
+        "QUEUES": ["computer", "analysis", "clock"],
     }
 }
 TASK_WORKER = env_str("TASK_WORKER", "embedded")

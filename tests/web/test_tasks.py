@@ -313,3 +313,83 @@ def test_runserver_s_serving_process_starts_its_workers_and_dies_with_its_parent
     monkeypatch.setattr(workers, "start_embedded", lambda: done.append("workers"))
     apps.get_app_config("game").ready()
     assert done == [("dies with", os.getppid()), "workers"]
+
+
+# -- flags fall with nobody watching -----------------------------------------------------------
+
+
+def flag_checks(game):
+    return DBTaskResult.objects.filter(
+        task_path="game.tasks.flag_check", args_kwargs__args=[game.pk]
+    ).order_by("enqueued_at")
+
+
+@pytest.fixture
+def timed_game(alice, bob, django_capture_on_commit_callbacks):
+    """A 1+1 game between people, begun with its commit's callbacks run."""
+    with django_capture_on_commit_callbacks(execute=True):
+        seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
+        return services.game_join(game_id=seek.pk, user=bob, trump="H")
+
+
+def test_a_timed_game_asks_for_a_flag_check_due_when_a_flag_can_first_fall(timed_game):
+    (check,) = flag_checks(timed_game)
+    assert check.queue_name == "clock" and check.status == TaskResultStatus.READY
+    assert check.run_after == timed_game.turn_started_at + timedelta(seconds=60)
+
+
+def test_the_flag_falls_with_nobody_watching_and_the_table_is_told(
+    timed_game, run_tasks, django_capture_on_commit_callbacks
+):
+    from game.live import game_group
+    from tests.web.conftest import told_to_group
+
+    Game.objects.filter(pk=timed_game.pk).update(
+        turn_started_at=timed_game.turn_started_at - timedelta(seconds=61)
+    )
+    flag_checks(timed_game).update(run_after=timezone.now())
+
+    def run():
+        with django_capture_on_commit_callbacks(execute=True):
+            run_tasks()
+
+    told = told_to_group(game_group(timed_game.pk), run)
+    timed_game.refresh_from_db()
+    loser = stored_state(timed_game).position.to_move
+    assert (timed_game.status, timed_game.reason) == (Game.Status.FINISHED, Game.Reason.TIMEOUT)
+    assert timed_game.winner == 1 - loser
+    assert told["version"] == timed_game.version
+    assert {"kind": "Ended", "status": "finished", "reason": "timeout", "winner": 1 - loser} in (
+        told["events"]
+    )
+    assert flag_checks(timed_game).last().status == TaskResultStatus.SUCCESSFUL
+    assert not flag_checks(timed_game).filter(status=TaskResultStatus.READY).exists()
+
+
+def test_a_check_with_time_left_asks_for_the_next_when_a_flag_can_fall(timed_game, run_tasks):
+    mover = stored_state(timed_game).position.to_move
+    clocks = {f"clock{mover}_ms": 60_000, f"clock{1 - mover}_ms": 10_000}
+    started = timed_game.turn_started_at - timedelta(seconds=20)
+    Game.objects.filter(pk=timed_game.pk).update(turn_started_at=started, **clocks)
+    flag_checks(timed_game).update(run_after=timezone.now())
+    before = timezone.now()
+    run_tasks()
+    after = timezone.now()
+    timed_game.refresh_from_db()
+    assert timed_game.status == Game.Status.ACTIVE
+    # The mover has 40 s left, but if they move at once the other runs out 10 s later.
+    (check,) = flag_checks(timed_game).filter(status=TaskResultStatus.READY)
+    ten = timedelta(seconds=10)
+    assert before + ten <= check.run_after <= after + ten
+
+
+def test_a_timed_game_left_without_its_flag_check_gets_one(timed_game):
+    flag_checks(timed_game).delete()
+    Game.objects.filter(pk=timed_game.pk).update(
+        started_at=timed_game.started_at - timedelta(seconds=5)
+    )
+    tasks.recover([tasks.CLOCK_QUEUE])
+    (check,) = flag_checks(timed_game)
+    assert check.status == TaskResultStatus.READY
+    tasks.recover([tasks.CLOCK_QUEUE])
+    assert flag_checks(timed_game).count() == 1  # one pending is enough

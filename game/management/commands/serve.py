@@ -90,7 +90,10 @@ class Command(BaseCommand):
             "--processes", type=int, default=os.cpu_count() or 2, help="Daphne processes"
         )
         parser.add_argument(
-            "--workers", type=int, default=1, help="task workers per queue (computer, analysis)"
+            "--workers",
+            type=int,
+            default=1,
+            help="task workers per queue (computer, analysis, clock)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
