@@ -35,6 +35,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -332,6 +333,10 @@ class GameConsumer(SocketConsumer):
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.close(code=chat.BANNED_CODE)
 
+    async def seek_joined(self, event: dict[str, Any]) -> None:
+        """A seek of this user's was joined: a table follows its own game (this one's table comes
+        with its new version), and the lobby takes them to it."""
+
 
 _read_seeks = in_socket_thread(lobby_seeks)
 
@@ -382,6 +387,12 @@ class LobbyConsumer(SocketConsumer):
 
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.close(code=chat.BANNED_CODE)
+
+    async def seek_joined(self, event: dict[str, Any]) -> None:
+        """Someone joined this user's seek: the page goes to the table (``static/js/lobby.js``),
+        or shows the way there."""
+        html = render_to_string("game/_seek_joined.html", {"url": event["url"]})
+        await self.send(text_data=chat.oob(html, "seek-joined"))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         seeks, more = await _LOBBY_SEEKS.read(event.get("change"))

@@ -41,6 +41,12 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def user_group(user_id: int) -> str:
+    """The group of one user's open sockets (the lobby's and the tables'): told when their seek
+    is joined, closed when they are banned."""
+    return f"user-{user_id}"
+
+
 # --- What a change says -------------------------------------------------------------------------
 
 
@@ -308,6 +314,13 @@ def publish(progress: Progress) -> None:
     }
     transaction.on_commit(lambda: LIVE_GAMES.saved(game, progress.move))
     send_after_commit(game_group(game.pk), message)
+
+
+def publish_joined(game: Game) -> None:
+    """Once committed: the creator's sockets hear that their seek was joined, so that a lobby
+    left open takes them to the table (``game.consumers.LobbyConsumer.seek_joined``)."""
+    message = {"type": "seek.joined", "game": game.pk, "url": game.get_absolute_url()}
+    send_after_commit(user_group(game.seat0_id), message)
 
 
 def publish_lobby() -> None:

@@ -36,6 +36,7 @@ from game.live import (
     Progress,
     events_of,
     publish,
+    publish_joined,
     publish_lobby,
 )
 from game.models import Analysis, Game, ImportedGame, Move
@@ -304,6 +305,7 @@ def game_join(*, game_id: int, user: object, trump: str, invite_token: str | Non
     game.seat1 = user  # type: ignore[assignment]
     _start(game, timezone.now())
     publish_lobby()
+    publish_joined(game)
     _save(
         game,
         [

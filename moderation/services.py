@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from game import services as game_services
-from game.live import game_group, send_after_commit
+from game.live import game_group, send_after_commit, user_group
 from game.models import Game
 from game.services import GameError
 from moderation.groups import MODERATORS, ensure_moderators_group
@@ -49,11 +49,6 @@ MUTE_DURATIONS = (
 
 class ModerationError(Exception):
     """A request that cannot be carried out; the message is for the person who asked."""
-
-
-def user_group(user_id: int) -> str:
-    """The channel-layer group of one user's open sockets."""
-    return f"user-{user_id}"
 
 
 def _require(moderator: object, permission: str) -> None:

@@ -95,6 +95,35 @@ class LivePlayTests(helpers.BrowserTestCase):
         assert ply(anna) == ply(boris) >= 6
         assert anna.locator(".move-log li").count() == ply(anna)
 
+    def test_a_seek_cancelled_says_so_and_a_joined_one_takes_its_creator_to_the_table(
+        self,
+    ) -> None:
+        base = self.live_server_url
+        anna, boris = self.new_page(), self.new_page()
+        sign_up(anna, base, "anna")
+        sign_up(boris, base, "boris")
+        create = "form[action='/play/seek/'] button[type=submit]"
+        anna.click(create)
+        anna.wait_for_url("**/games/*/")
+        anna.get_by_role("button", name="Cancel the game").click()
+        expect(anna.get_by_role("heading", name="Game cancelled")).to_be_visible()
+        anna.reload()  # the page stays whole
+        expect(anna.get_by_role("heading", name="Game cancelled")).to_be_visible()
+        expect(boris.locator("#seeks")).not_to_contain_text("anna", timeout=TURN_TIMEOUT)
+
+        anna.goto(f"{base}/play/")
+        anna.click(create)
+        anna.wait_for_url("**/games/*/")
+        table = anna.url
+        anna.goto(f"{base}/play/")  # and waits in the lobby
+        anna.wait_for_selector("body[data-ws='open']", state="attached", timeout=TURN_TIMEOUT)
+        expect(boris.locator("#seeks")).to_contain_text("anna", timeout=TURN_TIMEOUT)
+        boris.locator("#seeks a.button").first.click()
+        boris.select_option("select[name=trump]", "H")
+        boris.click("form[action$='/join/'] button[type=submit]")
+        anna.wait_for_url(table, timeout=TURN_TIMEOUT)  # taken to the table, no click
+        expect(anna.locator(".board")).to_be_visible()
+
     def test_a_person_plays_the_beginner_computer_to_the_end(self) -> None:
         page = self.new_page()
         sign_up(page, self.live_server_url, "carla")

@@ -114,6 +114,30 @@ async def test_the_lobby_updates_when_a_seek_opens():
     await lobby.disconnect()
 
 
+async def test_a_creator_in_the_lobby_is_sent_to_the_table_when_their_seek_is_joined():
+    @database_sync_to_async
+    def players():
+        users = get_user_model().objects
+        return users.create_user("alice"), users.create_user("bob")
+
+    alice, bob = await players()
+    seek = await database_sync_to_async(services.game_create_seek)(user=alice, trump="S")
+    creator, other = await connect("/ws/lobby/", alice), await connect("/ws/lobby/", bob)
+    table = await connect(f"/ws/games/{seek.pk}/", alice)  # the seek's own page, open too
+    await table.receive_from(timeout=5)  # its table, waiting
+    await database_sync_to_async(services.game_join)(game_id=seek.pk, user=bob, trump="H")
+    heard = [await creator.receive_from(timeout=5) for _ in range(2)]  # the seeks, the notice
+    joined = next(html for html in heard if 'id="seek-joined"' in html)
+    assert 'hx-swap-oob="outerHTML"' in joined
+    assert f'data-table="/games/{seek.pk}/"' in joined
+    assert "seek-joined" not in await other.receive_from(timeout=5)  # the seeks alone
+    assert await other.receive_nothing(timeout=0.2)
+    assert 'data-status="active"' in await table.receive_from(timeout=5)  # its new table
+    assert await table.receive_nothing(timeout=0.2)  # and nothing else: the socket stays open
+    for socket in (creator, other, table):
+        await socket.disconnect()
+
+
 async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypatch):
     from game import consumers
 
