@@ -2,14 +2,16 @@
 rules, and compiled so that Django serves them."""
 
 import gettext
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 from django.conf import settings
 from django.test import override_settings
-from django.utils import translation
+from django.utils import timezone, translation
 
+from moderation.templatetags.moderation import ago
 from tests.catalogues import write_catalogue
 from yourtrumps_site.catalogues import (
     IGNORED,
@@ -98,6 +100,63 @@ def test_the_extraction_reads_the_templates_and_the_code(extracted) -> None:
         (None, "This account has been banned by the moderators."),  # a form's error
     } <= extracted
     assert len(extracted) > 500
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_catalogue_cites_a_source_file_that_is_gone(language: str) -> None:
+    """A translator follows an entry's references to see the words in place."""
+    cited = {path for message in catalogue(language) for path, _line in message.locations}
+
+    gone = sorted(path for path in cited if not (LOCALE_DIR.parent / path).is_file())
+    assert not gone, f"{language} cites files that are gone (make messages): {gone}"
+
+
+#: Translations a reviewer corrected (issue 44), each served as corrected.
+CORRECTED = [
+    (
+        "gl",
+        "A moderator has muted you in chat until %(until)s.",
+        "Un moderador silenciounte no chat ata o %(until)s.",
+    ),
+    ("gl", "Claim the game", "Reclamar a vitoria"),
+    ("gl", "Default", "Predeterminado"),
+    ("gl", "Best:", "Mellores xogadas:"),
+    ("he", "to move", "תורו לשחק"),
+    ("he", "%(name)s is muted in chat.", "%(name)s הושתק בצ\N{HEBREW PUNCTUATION GERESH}אט."),
+    ("he", "A turn: lead, beat or take", "מהלך: פתיחה, הכאה או לקיחה"),
+    ("he", "Moderate this game", "מודרציה במשחק הזה"),
+    ("hy", "Started", "Սկիզբ"),
+    ("hy", "Finished", "Ավարտ"),
+    ("hy", "%(name)s's record", "%(name)s-ի գործը"),
+    ("hy", "Best:", "Լավագույն քայլերը."),
+    (
+        "hy",
+        "Beat with the %(name)s, then play a second card:",
+        "Խփեք\N{ARMENIAN COMMA} %(name)s, ապա դրեք երկրորդ խաղաթուղթ.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "english", "corrected"), CORRECTED)
+def test_the_corrected_translations_are_served(language: str, english: str, corrected: str) -> None:
+    with translation.override(language):
+        assert translation.gettext(english) == corrected
+
+
+def test_hebrew_says_two_days_hours_and_weeks_in_the_dual() -> None:
+    with translation.override("he"):
+        assert translation.ngettext("%(n)d day", "%(n)d days", 2) % {"n": 2} == "יומיים"
+        assert translation.ngettext("%(n)d hour", "%(n)d hours", 2) % {"n": 2} == "שעתיים"
+        assert translation.ngettext("%(n)d hour", "%(n)d hours", 3) % {"n": 3} == "3 שעות"
+        assert ago(timezone.now() - timedelta(weeks=2)) == "שבועיים"
+
+
+def test_no_hebrew_chat_is_spelled_with_an_apostrophe() -> None:
+    """Hebrew marks a borrowed sound with a geresh (U+05F3), not the apostrophe."""
+    chats = [m.string for m in catalogue("he") if "chat" in str(m.id).lower()]
+
+    assert chats
+    assert all("צ\N{HEBREW PUNCTUATION GERESH}אט" in string for string in chats)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
