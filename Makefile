@@ -1,6 +1,7 @@
 # Your Trumps: `make run` serves the site locally, `make test` runs lint and every test.
-# Both create .venv and install the project into it on first use; a stamp file inside .venv
-# makes them reinstall only when pyproject.toml changes.
+# Both create .venv and install into it on first use the exact versions locked in
+# requirements/ (every package, Twisted, autobahn and redis-py included), then the project
+# itself; a stamp file inside .venv makes them reinstall only when a lock file changes.
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,19 +11,28 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test lint clean catalogues messages
+.PHONY: run serve test lint lock clean catalogues messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+$(RUN_STAMP): requirements/run.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements/run.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 # The dev install includes everything `run` needs, so it satisfies both stamps.
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(DEV_STAMP): requirements/dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@ $(RUN_STAMP)
+
+# After changing a range in pyproject.toml: lock the versions again (pip-tools), for everyone.
+LOCK := $(BIN)/python -m piptools compile --quiet --strip-extras --no-emit-index-url \
+	--no-emit-trusted-host --no-emit-find-links pyproject.toml
+lock: $(DEV_STAMP)
+	$(LOCK) --output-file requirements/run.txt
+	$(LOCK) --extra dev --output-file requirements/dev.txt
 
 # The message catalogues (locale/*/LC_MESSAGES/*.po), compiled to .mo by Babel from the venv:
 # a newcomer needs no GNU gettext to see the site in Galician, Hebrew or Armenian.
