@@ -1,13 +1,13 @@
 """Moderation's pages: the report form, the chat on the table, warnings at the next visit, the
 queue, a report handled end to end, the moderator's user and game pages, and the log's filter."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from game import services as game_services
 from moderation import services
-from moderation.models import ModerationAction, Report
+from moderation.models import ModerationAction, Report, Standing
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -71,14 +71,33 @@ def test_reporting_from_a_profile(client, alice, bob):
     assert Report.objects.get().text == "odd name"
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_reporting_oneself_is_refused_back_on_ones_profile_once(client, alice, method):
+    client.force_login(alice)
+    response = getattr(client, method)("/players/alice/report/", {"reason": "abuse", "text": "me"})
+    assert response.status_code == 302 and response.url == "/accounts/players/alice/"
+    assert page(client, response.url).count("You cannot report yourself.") == 1
+    assert not Report.objects.exists()
+
+
 def test_a_refused_report_is_a_message_on_the_form(client, alice, bob):
     client.force_login(alice)
-    response = client.post("/players/alice/report/", {"reason": "abuse", "text": "me"})
-    assert (
-        response.status_code == 200 and "You cannot report yourself." in response.content.decode()
-    )
     response = client.post("/players/bob/report/", {"reason": "abuse", "text": ""})
     assert "field__error" in response.content.decode() and not Report.objects.exists()
+
+
+def test_a_muted_player_is_told_once_with_one_full_stop(client, moderator, game, alice):
+    services.moderation_mute(
+        moderator=moderator, user=alice, reason="spam", duration=timedelta(minutes=15)
+    )
+    # A time after noon: English's date format then ends in "p.m.", a full stop of its own.
+    Standing.objects.filter(user=alice).update(
+        chat_muted_until=datetime(2999, 1, 1, 15, 0, tzinfo=UTC)
+    )
+    client.force_login(alice)
+    html = page(client, f"/games/{game.pk}/")
+    assert html.count("A moderator has muted you in chat until 01/01/2999 3 p.m.") == 1
+    assert "p.m.." not in html
 
 
 def test_a_warning_is_shown_at_the_next_visit_until_acknowledged(client, moderator, alice):
