@@ -167,6 +167,18 @@ def test_the_queue_shows_open_reports_with_recent_games_and_chat(client, moderat
     assert f"/moderation/games/{game.pk}/" in html
 
 
+def test_the_queue_says_how_long_ago_a_report_came_just_now_within_the_minute(
+    client, moderator, alice, bob
+):
+    services.report_create(reporter=alice, reported=bob, reason="other", text="x")
+    old = services.report_create(reporter=bob, reported=alice, reason="other", text="y")
+    Report.objects.filter(pk=old.pk).update(created_at=old.created_at - timedelta(hours=3))
+    client.force_login(moderator)
+    html = page(client, "/moderation/")
+    assert "reported by <bdi>alice</bdi>, just now" in html and "0 minutes" not in html
+    assert "reported by <bdi>bob</bdi>, 3\xa0hours ago" in html  # kept on one line
+
+
 def test_a_moderator_handles_a_report_end_to_end(client, moderator, game, alice, bob):
     made = services.report_create(
         reporter=alice, reported=bob, reason="cheating", text="engine", game=game
