@@ -185,7 +185,8 @@ class Game(models.Model):
             return str(self.seat0)
         if self.ai_level:
             return str(_("Computer (%(level)s)") % {"level": level_name(self.ai_level)})
-        return str(self.seat1) if self.seat1_id else "?"
+        # A seek's empty seat; the game's status says whether it still waits.
+        return str(self.seat1) if self.seat1_id else str(_("no opponent"))
 
 
 class Move(models.Model):

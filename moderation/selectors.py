@@ -19,6 +19,7 @@ from moderation.models import (
     Report,
     Standing,
 )
+from moderation.services import chat_muted_notice
 from yourtrumps_site.prepared import Prepared
 
 #: How many of a game's latest chat messages a page shows.
@@ -76,6 +77,11 @@ class Chat:
     opponent_muted: bool
     #: When a moderator's chat mute on the viewer ends, while one is in force.
     muted_until: datetime | None = None
+
+    @property
+    def muted_notice(self) -> str | None:
+        """What the viewer is told while a moderator's chat mute on them is in force."""
+        return chat_muted_notice(self.muted_until) if self.muted_until else None
 
     @property
     def open(self) -> bool:

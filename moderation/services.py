@@ -157,11 +157,16 @@ def _refuse_chat(game: Game, user: object, now: datetime) -> str | None:
     if standing is not None and standing.banned:
         return _("Your account is banned.")
     if standing is not None and standing.muted(now):
-        until = timezone.localtime(standing.chat_muted_until)
-        return _("A moderator has muted you in chat until %(until)s.") % {
-            "until": formats.date_format(until, "SHORT_DATETIME_FORMAT")
-        }
+        return chat_muted_notice(standing.chat_muted_until)
     return None
+
+
+def chat_muted_notice(until: datetime) -> str:
+    """What a player muted in chat by a moderator is told (here and under their chat form)."""
+    when = formats.date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT")
+    notice = _("A moderator has muted you in chat until %(until)s.") % {"until": when}
+    # English's format ends in "p.m.": a sentence ending there takes no second full stop.
+    return notice.replace(f"{when}.", when) if when.endswith(".") else notice
 
 
 def too_long() -> str:

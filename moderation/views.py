@@ -46,8 +46,11 @@ User = get_user_model()
 
 @login_required
 def report(request: HttpRequest, username: str) -> HttpResponse:
-    """Report a player, from their profile or (with ``?game=``) from a game."""
+    """Report a player, from their profile or (with ``?game=``) from a game; never oneself."""
     reported = get_object_or_404(User, username=username)
+    if reported.pk == request.user.pk:
+        messages.error(request, _("You cannot report yourself."))
+        return redirect("accounts:profile", reported.username)
     game_id = request.GET.get("game") or request.POST.get("game")
     game = Game.objects.filter(pk=game_id).first() if game_id and game_id.isdigit() else None
     form = ReportForm(request.POST or None)

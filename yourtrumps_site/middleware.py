@@ -6,17 +6,20 @@
 - :class:`NotFoundMiddleware` turns an object that does not exist (``Model.DoesNotExist`` from a
   service given an unknown id) into the site's 404, so views and services need not each catch it.
 - :class:`PermissionsPolicyMiddleware` switches off browser features the site never uses.
+- :class:`ErrorPagesMiddleware` shows the site's own 404 and 500 pages with ``DEBUG`` on too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.conf import settings
+from django.core.exceptions import MiddlewareNotUsed, ObjectDoesNotExist
 from django.core.handlers.exception import response_for_exception
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.urls import get_resolver
 from django.utils.translation import gettext as _
 
 NUL = "\x00"
@@ -119,4 +122,29 @@ class PermissionsPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        return response
+
+
+class ErrorPagesMiddleware:
+    """With ``DEBUG`` on, answer a 404 or a 500 with the site's own page (``404.html``,
+    ``500.html``), as with it off, unless ``DEBUG_ERROR_PAGES`` asks for Django's technical pages.
+
+    Django shows its technical pages whenever ``DEBUG`` is on, whatever the URLconf's
+    ``handler404`` and ``handler500`` say, and has no setting to change that. So this replaces
+    Django's answer once it is made (and the error logged, as usual) with what the handler would
+    have answered. The site's views answer 404 and 500 only by raising, so every such answer is
+    Django's. (A 403 needs nothing: Django uses ``handler403`` with ``DEBUG`` on too.)
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        if not settings.DEBUG or settings.DEBUG_ERROR_PAGES:
+            raise MiddlewareNotUsed  # Django's own answers are then the ones wanted
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 404:
+            return get_resolver().resolve_error_handler(404)(request, Http404())
+        if response.status_code == 500:
+            return get_resolver().resolve_error_handler(500)(request)
         return response

@@ -7,6 +7,8 @@ lets several Daphne processes share one database and one channel layer.
 Environment variables:
 
 - ``DEBUG``: ``true``/``false`` (also ``1``/``0``, ``yes``/``no``, ``on``/``off``); default true.
+- ``DEBUG_ERROR_PAGES``: with ``DEBUG``, Django's technical pages for a 404 and a 500 rather
+  than the site's own; default false.
 - ``SECRET_KEY``: required when ``DEBUG`` is false; a development key is used otherwise.
 - ``ALLOWED_HOSTS``: comma-separated host names; default ``localhost,127.0.0.1``.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://example.org``); default none.
@@ -243,6 +245,8 @@ def secret_key(*, debug: bool) -> str:
 # --- Core ------------------------------------------------------------------------------------
 
 DEBUG = env_bool("DEBUG", default=True)
+# Read by yourtrumps_site.middleware.ErrorPagesMiddleware.
+DEBUG_ERROR_PAGES = env_bool("DEBUG_ERROR_PAGES", default=False)
 SECRET_KEY = secret_key(debug=DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -277,7 +281,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # After the user and messages are known, so that the refusal page is the site's own.
+    # After the user and messages are known, so that the error and refusal pages are the site's.
+    "yourtrumps_site.middleware.ErrorPagesMiddleware",
     "yourtrumps_site.middleware.RefuseNulMiddleware",
     "yourtrumps_site.middleware.NotFoundMiddleware",
     "yourtrumps_site.middleware.BusyMiddleware",

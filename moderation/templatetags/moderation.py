@@ -4,12 +4,13 @@
 ``{{ report.created_at|ago }}`` in the queue.
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import template
+from django.utils import timezone
 from django.utils.timesince import timesince
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import gettext, ngettext_lazy
 
 from game.models import Game
 from moderation.selectors import chat_for, is_moderator, standing_of
@@ -30,8 +31,11 @@ TIME_STRINGS = {
 
 @register.filter
 def ago(moment: datetime) -> str:
-    """How long ago ``moment`` was (Django's ``timesince``): ``3 days, 2 hours``."""
-    return timesince(moment, time_strings=TIME_STRINGS)
+    """How long ago ``moment`` was (Django's ``timesince``): ``3 days, 2 hours ago``, or ``just
+    now`` within the minute (``timesince`` would say ``0 minutes``)."""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return gettext("just now")
+    return gettext("%(time)s ago") % {"time": timesince(moment, time_strings=TIME_STRINGS)}
 
 
 @register.inclusion_tag("moderation/_game_extras.html", takes_context=True)

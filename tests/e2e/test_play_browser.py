@@ -109,6 +109,7 @@ class LivePlayTests(helpers.BrowserTestCase):
         expect(anna.get_by_role("heading", name="Game cancelled")).to_be_visible()
         anna.reload()  # the page stays whole
         expect(anna.get_by_role("heading", name="Game cancelled")).to_be_visible()
+        anna.screenshot(path=self.artifacts / "seek-cancelled.png", full_page=True)
         expect(boris.locator("#seeks")).not_to_contain_text("anna", timeout=TURN_TIMEOUT)
 
         anna.goto(f"{base}/play/")

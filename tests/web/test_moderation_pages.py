@@ -1,13 +1,13 @@
 """Moderation's pages: the report form, the chat on the table, warnings at the next visit, the
 queue, a report handled end to end, the moderator's user and game pages, and the log's filter."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from game import services as game_services
 from moderation import services
-from moderation.models import ModerationAction, Report
+from moderation.models import ModerationAction, Report, Standing
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -71,14 +71,33 @@ def test_reporting_from_a_profile(client, alice, bob):
     assert Report.objects.get().text == "odd name"
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_reporting_oneself_is_refused_back_on_ones_profile_once(client, alice, method):
+    client.force_login(alice)
+    response = getattr(client, method)("/players/alice/report/", {"reason": "abuse", "text": "me"})
+    assert response.status_code == 302 and response.url == "/accounts/players/alice/"
+    assert page(client, response.url).count("You cannot report yourself.") == 1
+    assert not Report.objects.exists()
+
+
 def test_a_refused_report_is_a_message_on_the_form(client, alice, bob):
     client.force_login(alice)
-    response = client.post("/players/alice/report/", {"reason": "abuse", "text": "me"})
-    assert (
-        response.status_code == 200 and "You cannot report yourself." in response.content.decode()
-    )
     response = client.post("/players/bob/report/", {"reason": "abuse", "text": ""})
     assert "field__error" in response.content.decode() and not Report.objects.exists()
+
+
+def test_a_muted_player_is_told_once_with_one_full_stop(client, moderator, game, alice):
+    services.moderation_mute(
+        moderator=moderator, user=alice, reason="spam", duration=timedelta(minutes=15)
+    )
+    # A time after noon: English's date format then ends in "p.m.", a full stop of its own.
+    Standing.objects.filter(user=alice).update(
+        chat_muted_until=datetime(2999, 1, 1, 15, 0, tzinfo=UTC)
+    )
+    client.force_login(alice)
+    html = page(client, f"/games/{game.pk}/")
+    assert html.count("A moderator has muted you in chat until 01/01/2999 3 p.m.") == 1
+    assert "p.m.." not in html
 
 
 def test_a_warning_is_shown_at_the_next_visit_until_acknowledged(client, moderator, alice):
@@ -146,6 +165,18 @@ def test_the_queue_shows_open_reports_with_recent_games_and_chat(client, moderat
     )
     assert "insults" in html and "you cheat, idiot" in html
     assert f"/moderation/games/{game.pk}/" in html
+
+
+def test_the_queue_says_how_long_ago_a_report_came_just_now_within_the_minute(
+    client, moderator, alice, bob
+):
+    services.report_create(reporter=alice, reported=bob, reason="other", text="x")
+    old = services.report_create(reporter=bob, reported=alice, reason="other", text="y")
+    Report.objects.filter(pk=old.pk).update(created_at=old.created_at - timedelta(hours=3))
+    client.force_login(moderator)
+    html = page(client, "/moderation/")
+    assert "reported by <bdi>alice</bdi>, just now" in html and "0 minutes" not in html
+    assert "reported by <bdi>bob</bdi>, 3\xa0hours ago" in html  # kept on one line
 
 
 def test_a_moderator_handles_a_report_end_to_end(client, moderator, game, alice, bob):

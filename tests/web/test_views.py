@@ -275,3 +275,22 @@ def test_the_lobby_refuses_sixes_to_owner_with_a_small_pack_and_says_why(client,
     response = client.post(reverse("game:seek_create"), form, follow=True)
     assert "Sixes to owner needs the 36-card pack" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_seek_names_its_creator_and_no_opponent_wherever_its_players_are_listed(
+    client, alice, moderator
+):
+    seek = services.game_create_seek(user=alice, trump="D")
+    cancelled = services.game_cancel_seek(
+        game_id=services.game_create_seek(user=alice, trump="H").pk, user=alice
+    )
+    assert str(seek) == f"#{seek.pk} alice vs no opponent (waiting for an opponent)"
+    pages = {
+        reverse("game:lobby"): alice,  # the seek under "Your games"
+        reverse("accounts:profile", args=["alice"]): alice,  # the cancelled seek
+        reverse("moderation:user", args=["alice"]): moderator,
+        reverse("moderation:game", args=[cancelled.pk]): moderator,
+    }
+    for page, viewer in pages.items():
+        html = client_for(client, viewer).get(page).content.decode()
+        assert "<bdi>no opponent</bdi>" in html and "<bdi>?</bdi>" not in html, page
