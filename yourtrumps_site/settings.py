@@ -265,6 +265,7 @@ INSTALLED_APPS = [
     "game",
     "accounts",
     "moderation",  # after game: its admin extends the game's
+    "tools",  # the load test, fuzzer and benches: commands only, imported by nothing
     "axes",
     "django_tasks",
     "django_tasks_db",  # after game, whose `db_worker` command extends this one's

@@ -1,6 +1,6 @@
 """Malformed inputs for every endpoint, form and socket message, and the loops that send them.
 
-Used by ``tests/web/test_fuzz.py`` (a few thousand inputs in ``make test``) and by
+Used by ``tests/tools/test_fuzz.py`` (a few thousand inputs in ``make test``) and by
 ``manage.py fuzz`` (ten thousand and more). Everything is drawn from one seeded
 ``random.Random``, so a failure is replayed by its seed and its input's number.
 

@@ -1,5 +1,5 @@
 """Malformed input over every endpoint, form and socket message: never a 500, never a crashed
-consumer, and no stored change from an input that was refused (``yourtrumps_site.fuzz``).
+consumer, and no stored change from an input that was refused (``tools.fuzz``).
 
 Seeded: a failure names its input's number, and the same seed sends the same inputs again.
 ``manage.py fuzz`` runs the same generator at ten thousand inputs and more.
@@ -8,7 +8,7 @@ Seeded: a failure names its input's number, and the same seed sends the same inp
 import pytest
 from channels.db import database_sync_to_async
 
-from yourtrumps_site import fuzz
+from tools import fuzz
 
 SEED = 19
 HTTP_INPUTS = 2000

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
-from game import loadtest
-from game.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
+from tools import loadtest
+from tools.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

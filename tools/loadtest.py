@@ -37,7 +37,7 @@ Every pair plays as two browsers would, through the site's own URLs:
 6. **The end.** At the deadline the players stop, the last relays land, every game's table is
    fetched once more over HTTP and each socket's last table must carry the same ``data-version``.
    Then optional ``final_checks`` (callables given the game ids) may check the stored games; the
-   test in ``tests/web/test_loadtest.py`` passes :func:`database_checks`.
+   test in ``tests/tools/test_loadtest.py`` passes :func:`database_checks`.
 
 One asyncio loop drives everything (aiohttp for HTTP and websockets); per message the client only
 runs a few regular expressions on the ``#table`` tag, so that it is not the bottleneck. Its own CPU

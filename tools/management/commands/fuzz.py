@@ -1,7 +1,7 @@
 """``manage.py fuzz``: send ten thousand and more malformed inputs to the site, in-process.
 
 Every route of the URLconf, every form and the game's socket messages get the seeded inputs of
-:mod:`yourtrumps_site.fuzz` (HTTP through Django's test client, sockets through Channels'
+:mod:`tools.fuzz` (HTTP through Django's test client, sockets through Channels'
 ``WebsocketCommunicator`` on the in-memory layer), in a throwaway database created for the run
 and dropped after it. The summary counts the answers by status; the exit code is 1 if any input
 got a 500, crashed a consumer, or changed stored state although it was refused.
@@ -26,7 +26,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.test.utils import override_settings, setup_test_environment, teardown_test_environment
 
-from yourtrumps_site import fuzz
+from tools import fuzz
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """``manage.py loadtest --url http://127.0.0.1:8000 --games 500 --think 0.5-1 --seconds 60``.
 
-A thin shell over :mod:`game.loadtest` (read its docstring for what a run does and measures).
+A thin shell over :mod:`tools.loadtest` (read its docstring for what a run does and measures).
 """
 
 from argparse import ArgumentParser
@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game import loadtest
+from tools import loadtest
 
 
 class Command(BaseCommand):
