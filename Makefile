@@ -1,7 +1,8 @@
 # Your Trumps: `make run` serves the site locally, `make test` runs lint and every test.
 # Both create .venv and install into it on first use the exact versions locked in
 # requirements/ (every package, Twisted, autobahn and redis-py included), then the project
-# itself; a stamp file inside .venv makes them reinstall only when a lock file changes.
+# itself; a stamp file inside .venv makes them reinstall only when a lock file or
+# pyproject.toml changes.
 
 PYTHON ?= python3
 VENV := .venv
@@ -16,13 +17,13 @@ PORT ?= 8000
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(RUN_STAMP): requirements/run.txt | $(BIN)/python
+$(RUN_STAMP): requirements/run.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements/run.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 # The dev install includes everything `run` needs, so it satisfies both stamps.
-$(DEV_STAMP): requirements/dev.txt | $(BIN)/python
+$(DEV_STAMP): requirements/dev.txt pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements/dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@ $(RUN_STAMP)
