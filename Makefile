@@ -66,6 +66,7 @@ serve: catalogues
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # axe-core, which the browser tests inject into pages to check their accessibility, from
 # package-lock.json. Without npm those checks are skipped (they say so); nothing else needs it.
@@ -74,8 +75,8 @@ $(AXE): package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund && touch $@; \
 	else echo "npm is missing: the browser tests' accessibility checks will be skipped"; fi
 
-# `make test`: ruff, mypy (strict, on the engine), then two pytest processes, since
-# pytest-playwright and pytest-asyncio break each other in one.
+# `make test`: ruff, mypy (strict, on the engine), the import rules (lint-imports), then two
+# pytest processes, since pytest-playwright and pytest-asyncio break each other in one.
 # Exit code 5 (no tests collected) counts as success.
 test: lint catalogues $(AXE)
 	$(BIN)/python -m pytest -m "not e2e" || [ $$? -eq 5 ]
