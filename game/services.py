@@ -18,7 +18,6 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from datetime import datetime, timedelta
 from functools import cache, partial
-from types import ModuleType
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from game import ai, engine, records
+from game import ai, background, engine, records
 from game.live import (
     LIVE_GAMES,
     ComputerToMove,
@@ -212,13 +211,6 @@ def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
     return minutes * 60, increment
 
 
-def _tasks() -> ModuleType:
-    """:mod:`game.tasks`, which calls the services: imported when first asked, not at the top."""
-    from game import tasks
-
-    return tasks
-
-
 def _start(game: Game, now: datetime) -> engine.GameState:
     """Deal from the stored seed and set the clocks running; returns the game's first state."""
     dealt = engine.deal(game.seed, game.trumps, game.rules, first=game.first_player)
@@ -231,7 +223,8 @@ def _start(game: Game, now: datetime) -> engine.GameState:
         game.clock0_ms = game.clock1_ms = game.clock_initial * 1000
         # The first flag check, due when the first flag could fall; each check asks for the next.
         due = now + timedelta(seconds=game.clock_initial)
-        transaction.on_commit(lambda: _tasks().ask_for_flag_check(game.pk, due), robust=True)
+        ask = background.worker().ask_for_flag_check
+        transaction.on_commit(lambda: ask(game.pk, due), robust=True)
     return state
 
 
@@ -367,7 +360,7 @@ def _ask_for_computer_reply(game: Game, events: tuple[Event, ...]) -> None:
     (:mod:`game.tasks`). Should the process die first, the workers' recovery asks."""
     for event in events:
         if isinstance(event, ComputerToMove):
-            ask = partial(_tasks().ask_for_reply, game.pk, event.ply)
+            ask = partial(background.worker().ask_for_reply, game.pk, event.ply)
             transaction.on_commit(ask, robust=True)  # a failure is logged; recovery asks again
 
 
@@ -699,7 +692,8 @@ def analysis_request(
         analysis.error = ""
         analysis.requested_by = user  # type: ignore[assignment]
         analysis.save(update_fields=["status", "error", "requested_by", "updated_at"])
-        transaction.on_commit(partial(_tasks().ask_for_analysis, analysis.pk), robust=True)
+        ask = partial(background.worker().ask_for_analysis, analysis.pk)
+        transaction.on_commit(ask, robust=True)
         return analysis, True
 
 

@@ -37,7 +37,7 @@ from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import analysis, computer, services
+from game import analysis, background, computer, services
 from game.models import Analysis, Game
 from game.selectors import next_flag_check, stored_state
 
@@ -314,3 +314,14 @@ def recover(queues: list[str]) -> None:
         ask_for_lost_flag_checks()
     if ANALYSIS_QUEUE in queues:
         resume_analyses()
+
+
+class _Tasks:
+    """The services' requests (:class:`game.background.Worker`), as these tasks."""
+
+    ask_for_reply = staticmethod(ask_for_reply)
+    ask_for_analysis = staticmethod(ask_for_analysis)
+    ask_for_flag_check = staticmethod(ask_for_flag_check)
+
+
+background.register(_Tasks())
