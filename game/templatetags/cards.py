@@ -325,7 +325,7 @@ def move_list(turns: Sequence[Any]) -> SafeString:
         "".join(
             f'<li class="move-log__turn"{_CURRENT if i == current else ""}>'
             f'<span class="move-log__n">{t.number}.</span> '
-            f'<span class="move-log__who">{html.escape(t.name)}</span> '
+            f'<bdi class="move-log__who">{html.escape(t.name)}</bdi> '
             f'<span class="notation">{html.escape(t.notation)}</span></li>'
             for i, t in enumerate(turns)
         )

@@ -1,11 +1,13 @@
 """Every page on a phone, a tablet and a laptop, and the busiest ones checked by axe-core.
 
-At 360x740, 768x1024 and 1280x800: the home page, the lobby, the table (at one's turn, and while
-choosing the second card), the replay, the games list and the games being played, a profile, the
-moderation queue, signing up and logging in are no wider than the screen, and no element covers
-another's tap target. Screenshots of each land in test-artifacts/screens/. axe-core (node_modules,
-from package-lock.json: `npm ci`) then finds no serious or critical violation on the lobby, the
-table and the replay.
+At 360x740, 768x1024 and 1280x800: the home page, the lobby, the table (at one's turn, while
+choosing the second card, and with eight cards on the pile), a seek waiting with its invite link,
+the replay (at its end, and with eight cards on the pile), the games list, the games being played,
+importing a record, a profile, the moderation queue, log, user, game and report pages with
+entries, signing up and logging in are no wider than the screen, and no element covers another's
+tap target; on the phone every tap target is at least 44 px tall. Screenshots of each land in
+test-artifacts/screens/. axe-core (node_modules, from package-lock.json: `npm ci`) then finds no
+serious or critical violation on the lobby, the table and the replay.
 """
 
 from dataclasses import dataclass
@@ -19,14 +21,14 @@ from game import services
 from game.models import Game
 from game.selectors import stored_state
 from moderation import services as moderation
-from tests.e2e.helpers import PASSWORD, in_a_thread, users
+from moderation.services import MUTE_DURATIONS
+from tests.e2e.helpers import PASSWORD, game_between, in_a_thread, users
 
 SCREENS = {"phone": (360, 740), "tablet": (768, 1024), "laptop": (1280, 800)}
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
-#: Each tap target that is visible: its centre must hit itself (nothing lies over it), and no
-#: other target's box may overlap its own. Answers what is wrong, in words.
-CHECK_TARGETS = """() => {
+#: The page's tap targets that are visible, and how to name one in a problem.
+TARGETS = """
   const targets = [...document.querySelectorAll(
     "a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex='-1'])"
   )].filter(e => {
@@ -37,6 +39,14 @@ CHECK_TARGETS = """() => {
   const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " '"
     + (e.getAttribute("aria-label") || e.textContent || e.value || "").trim().slice(0, 30) + "'";
   const problems = [];
+"""
+
+#: Each tap target that is visible: its centre must hit itself (nothing lies over it), and no
+#: other target's box may overlap its own. Answers what is wrong, in words.
+CHECK_TARGETS = (
+    "() => {"
+    + TARGETS
+    + """
   for (const e of targets) {
     e.scrollIntoView({block: "center", inline: "center"});
     const r = e.getClientRects()[0];  // a link wrapped over two lines: its first line
@@ -59,15 +69,91 @@ CHECK_TARGETS = """() => {
   }
   return problems;
 }"""
+)
+
+#: Each tap target that is visible is at least 44 px tall, a checkbox through the label around
+#: it. Exempt, as WCAG's inline exception: a link in a line of text (a sentence, a table's
+#: cell; its line is its height); and a scrolling box focusable only for the keyboard. Answers
+#: the short ones.
+CHECK_SIZES = (
+    "() => {"
+    + TARGETS
+    + """
+  for (const e of targets) {
+    const box = e.type === "checkbox" ? e.closest("label") || e : e;
+    const inline = e.tagName === "A" && getComputedStyle(e).display === "inline";
+    const scroller = !e.matches("a, button, input, select, textarea");
+    const height = box.getBoundingClientRect().height;
+    if (!inline && !scroller && height < 43.5) {
+      problems.push(name(e) + " is " + height + " px tall");
+    }
+  }
+  return problems;
+}"""
+)
 
 
 @dataclass(frozen=True)
 class Scene:
-    """What the pages show: a game in play at anna's turn (a beat to choose), a finished one."""
+    """What the pages show: a game in play at anna's turn (a beat to choose), a finished one,
+    anna's seek, a game in play and a finished one with eight cards on the pile, and a report
+    about boris, who has a moderation history."""
 
     playing: int
     beater: str
     finished: int
+    seeking: int
+    piled: int
+    piled_over: int
+    report: int
+
+
+def pile_up(game: Game, players: tuple[object, object]) -> Game:
+    """Play until eight cards lie on the pile: beats where there are, else a lead or a take."""
+    while True:
+        state = stored_state(Game.objects.get(pk=game.pk))
+        position = state.position
+        if len(position.pile) >= 8:
+            return game
+        legal = list(position.legal_moves())
+        beats = [m for m in legal if m.second is not None]
+        turn = beats[0] if beats else next(m for m in legal if m.is_take or not position.pile)
+        services.game_play_move(
+            game_id=game.pk,
+            user=players[position.to_move],
+            notation=str(turn),
+            expected_ply=state.ply,
+        )
+
+
+def moderate(mila: object, anna: object, boris: object, game: Game, piled: Game) -> int:
+    """A moderation history for boris (a report resolved, a warning, a mute, a game aborted) and
+    an open report about him; returns its number."""
+    complaint = (
+        "He wrote insults in the chat after every turn I took, and again when the game ended."
+    )
+    report = moderation.report_create(
+        reporter=anna, reported=boris, reason="abuse", text=complaint, game=game
+    )
+    moderation.report_resolve(
+        moderator=mila, report_id=report.pk, reason="Insults in the chat, as the log shows."
+    )
+    moderation.moderation_warn(
+        moderator=mila, user=boris, reason="Keep the chat friendly: the next insult is a mute."
+    )
+    moderation.moderation_mute(
+        moderator=mila,
+        user=boris,
+        reason="Insulted his opponent again after the warning.",
+        duration=MUTE_DURATIONS[0],
+    )
+    seek = services.game_create_seek(user=boris, trump="C")
+    moderation.moderation_abort_game(
+        moderator=mila, game_id=seek.pk, reason="A seek named to insult another player."
+    )
+    return moderation.report_create(
+        reporter=anna, reported=boris, reason="abuse", text=complaint, game=piled
+    ).pk
 
 
 def set_the_scene() -> Scene:
@@ -103,7 +189,14 @@ def set_the_scene() -> Scene:
             game_id=services.game_create_seek(user=boris, trump="D").pk, user=anna, trump="C"
         )
         services.game_resign(game_id=over.pk, user=anna)
-        return Scene(game.pk, str(beats[0].card), over.pk)
+        piled = pile_up(game_between(anna, boris), players)
+        piled_over = pile_up(game_between(anna, boris), players)
+        services.game_resign(game_id=piled_over.pk, user=boris)
+        report = moderate(mila, anna, boris, game, piled)
+        seeking = services.game_create_seek(user=anna, trump="S", private=True)
+        return Scene(
+            game.pk, str(beats[0].card), over.pk, seeking.pk, piled.pk, piled_over.pk, report
+        )
 
     return in_a_thread(make)
 
@@ -135,11 +228,19 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "lobby": ("/play/", "anna"),
             "table": (f"/games/{scene.playing}/", "anna"),
             "table-second-card": (f"/games/{scene.playing}/", "anna"),
+            "table-full-pile": (f"/games/{scene.piled}/", "anna"),
+            "waiting": (f"/games/{scene.seeking}/", "anna"),
             "replay": (f"/games/{scene.finished}/replay/", "anna"),
+            "replay-full-pile": (f"/games/{scene.piled_over}/replay/", "anna"),
+            "import": ("/games/import/", "anna"),
             "games": ("/games/", "anna"),
             "watch": ("/games/live/", "anna"),
             "profile": ("/accounts/players/boris/", "anna"),
             "moderation": ("/moderation/", "mila"),
+            "moderation-log": ("/moderation/log/", "mila"),
+            "moderation-user": ("/moderation/users/boris/", "mila"),
+            "moderation-game": (f"/moderation/games/{scene.playing}/", "mila"),
+            "moderation-report": (f"/moderation/reports/{scene.report}/", "mila"),
             "sign-up": ("/accounts/signup/", ""),
             "log-in": ("/accounts/login/", ""),
         }
@@ -166,8 +267,10 @@ class ScreensTests(ChannelsLiveServerTestCase):
             if wide > width:
                 problems.append(f"{name}: {wide} px wide on a {width} px screen")
             problems += [f"{name}: {p}" for p in page.evaluate(CHECK_TARGETS)]
+            if screen == "phone":
+                problems += [f"{name}: {p}" for p in page.evaluate(CHECK_SIZES)]
             page.close()
-        assert problems == []
+        assert problems == [], "\n".join(problems)
 
     def test_every_page_fits_a_phone(self) -> None:
         self.check_screen("phone")
@@ -203,4 +306,4 @@ class ScreensTests(ChannelsLiveServerTestCase):
             self.show(page, name, path, scene)
             problems += [f"{name}: {v}" for v in self.axe_violations(page)]
             page.close()
-        assert problems == []
+        assert problems == [], "\n".join(problems)

@@ -1,16 +1,18 @@
 """The table as players expect it, in a real browser against a Daphne live server: the lobby's
 two forms, a waiting page turned game page, rematches and draw offers that both players hear of,
-focus that follows the next action, a move log that follows the game, the opponent's turn in
-words and in the tab's title, a banned player told, the games list, the replay's keys, records'
-endings in words, the site's icon and the analysis' estimate explained."""
+focus that follows the next action, a move log that follows the game and shows whole names and
+whole turns in English and Hebrew, the opponent's turn in words and in the tab's title, a banned
+player told, the games list, the replay's keys, records' endings in words, the site's icon and the
+analysis' estimate explained."""
 
 import re
 
 from playwright.sync_api import Page, expect
 
-from game import services
+from game import engine, services
 from game.models import Analysis, Game
 from game.replays import replay_of_game
+from game.selectors import history_of
 from moderation import services as moderation
 from tests.e2e import helpers
 from tests.e2e.helpers import (
@@ -27,6 +29,44 @@ from tests.e2e.helpers import (
 )
 
 FOCUS_AT_A_CARD = re.compile(r"card--play|button--take")
+
+#: Each line of the move log: its mover's name, whether the whole name shows (nothing clipped or
+#: cut off by an ellipsis), its turn, and on how many lines the turn's text lies.
+READ_MOVE_LOG = """() => [...document.querySelectorAll(".move-log__turn")].map(li => {
+  const who = li.querySelector(".move-log__who"), turn = li.querySelector(".notation");
+  const rects = e => { const r = document.createRange(); r.selectNodeContents(e);
+    return [...r.getClientRects()]; };
+  const box = who.getBoundingClientRect();
+  const whole = who.scrollWidth <= who.clientWidth && rects(who).every(
+    r => r.left >= box.left - 0.5 && r.right <= box.right + 0.5);
+  const lines = new Set(rects(turn).map(r => Math.round(r.top))).size;
+  return [who.textContent, whole, turn.textContent, lines];
+})"""
+
+
+def beats_first(position: dict[str, object], *_: object, **__: object) -> str:
+    """A turn that lays two cards if there is one (the longest notation), else the first."""
+    return max(engine.legal_moves(position), key=len)
+
+
+def against_the_computer_with_beats(name: str, turns: int) -> Game:
+    """``name`` against the beginner computer, ``turns`` turns played, two-card beats first."""
+
+    def play() -> Game:
+        game = services.game_create_vs_computer(user=user, level="beginner", trump="S")
+        for _ in range(turns):
+            history = history_of(game)
+            if history.position.to_move == 1:
+                services.game_play_computer_move(game_id=game.pk, choose=beats_first)
+            else:
+                move = beats_first(engine.position_to_json(history.position))
+                services.game_play_move(
+                    game_id=game.pk, user=user, notation=move, expected_ply=history.ply
+                )
+        return game
+
+    (user,) = users(name)
+    return in_a_thread(play)
 
 
 class TableTests(helpers.BrowserTestCase):
@@ -155,6 +195,24 @@ class TableTests(helpers.BrowserTestCase):
         if page.locator(".pile__card").count():
             expect(page.locator(".pile .card--moved").first).to_be_visible()
         page.screenshot(path=self.artifacts / "table-move-log.png", full_page=True)
+
+    def test_the_move_log_shows_whole_names_and_each_turn_on_one_line(self) -> None:
+        game = against_the_computer_with_beats("anna", 12)
+        for language, computer in (("en", "Computer (beginner)"), ("he", "מחשב (מתחילים)")):
+            context = self.browser.new_context(
+                locale=language, viewport={"width": 1280, "height": 800}
+            )
+            page = context.new_page()
+            log_in(page, self.live_server_url, "anna")
+            open_table(page, self.live_server_url, game)
+            lines = page.evaluate(READ_MOVE_LOG)
+            page.screenshot(path=self.artifacts / f"table-move-log-{language}.png")
+            context.close()
+            assert len(lines) == 12
+            assert any("-" in turn for _, _, turn, _ in lines)  # two-card turns, as "TC-9D"
+            assert {name for name, *_ in lines} == {"anna", computer}
+            assert [(name, whole) for name, whole, *_ in lines if not whole] == [], language
+            assert [turn for _, _, turn, count in lines if count != 1] == [], language
 
     def test_a_draw_offer_is_shown_to_its_offerer_and_a_decline_is_told(self) -> None:
         anna, boris = users("anna", "boris")

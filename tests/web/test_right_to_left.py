@@ -56,7 +56,7 @@ def test_a_replay_keeps_numbered_turns_scores_and_names_apart(client, players) -
     replay = client.get(reverse("game:replay", args=[game.pk]), headers=HEBREW).content.decode()
     archive = client.get(reverse("game:archive"), headers=HEBREW).content.decode()
 
-    assert f'<bdi dir="ltr">1. {first}</bdi>' in replay
+    assert f'<bdi dir="ltr" class="notation">1. {first}</bdi>' in replay
     assert f"<h1><bdi>alice!</bdi> {DASH} <bdi>bob</bdi></h1>" in replay
     assert f"<title>\u2068alice!\u2069 {DASH} \u2068bob\u2069 · " in replay
     assert re.search(f'<td><bdi dir="ltr">(1{DASH}0|0{DASH}1|½{DASH}½)</bdi></td>', archive)
