@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth import backends, get_user_model
 from django.core.exceptions import ValidationError
 
-from yourtrumps_site.prepared import Prepared
+from yourtrumps_site.serving.prepared import Prepared
 
 _USER = Prepared(lambda: get_user_model()._default_manager.filter(pk=0))
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from django.contrib.sessions.backends import db
 from django.utils import timezone
 
-from yourtrumps_site.prepared import Prepared
+from yourtrumps_site.serving.prepared import Prepared
 
 if TYPE_CHECKING:
     from django.contrib.sessions.models import Session

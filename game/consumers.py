@@ -7,8 +7,8 @@ extension. The table is rendered once per version and viewer (seat 0, seat 1,
 a spectator; in one language) in this process, all of them from one read of the game,
 and the same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
 Their database work runs in the sockets' threads
-(:mod:`yourtrumps_site.socket_threads`), never behind one shared thread; the tables of a game
-in play that this process keeps at the version announced (a turn POSTed here, or heard from
+(:mod:`yourtrumps_site.serving.socket_threads`), never behind one shared thread; the tables of a
+game in play that this process keeps at the version announced (a turn POSTed here, or heard from
 another process) need none, and are rendered on the event loop as the sockets hear of it.
 
 A player's turns come over the game's socket while it is open (``static/js/table.js``), with
@@ -56,7 +56,7 @@ from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
 from moderation import chat
-from yourtrumps_site.socket_threads import SocketConsumer, in_play_thread, in_socket_thread
+from yourtrumps_site.serving.socket_threads import SocketConsumer, in_play_thread, in_socket_thread
 
 logger = logging.getLogger(__name__)
 

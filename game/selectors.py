@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from game import engine
 from game.models import Game, Move
-from yourtrumps_site.prepared import Prepared
+from yourtrumps_site.serving.prepared import Prepared
 
 
 def start_position(game: Game) -> engine.Position:

@@ -20,7 +20,7 @@ from game.live import user_group
 from game.models import Game
 from moderation.selectors import chat_for, chat_lines, has_chat, is_banned
 from moderation.services import CHAT_MAX_LENGTH, ModerationError, chat_post, too_long
-from yourtrumps_site.socket_threads import in_socket_thread
+from yourtrumps_site.serving.socket_threads import in_socket_thread
 
 #: The close code of a socket refused or closed because its user is banned.
 BANNED_CODE = 4403

@@ -20,7 +20,7 @@ from moderation.models import (
     Standing,
 )
 from moderation.services import chat_muted_notice
-from yourtrumps_site.prepared import Prepared
+from yourtrumps_site.serving.prepared import Prepared
 
 #: How many of a game's latest chat messages a page shows.
 CHAT_SHOWN = 100

@@ -1,5 +1,6 @@
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
 from yourtrumps_site.catalogues import compile_catalogues
 
@@ -55,3 +56,35 @@ def _no_live_games_across_tests():
     yield
     LIVE_GAMES.clear()
     _TABLES.clear()
+
+
+# -- players, for every test that needs some ----------------------------------------------
+
+
+@pytest.fixture
+def alice():
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob():
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def carol():
+    return get_user_model().objects.create_user("carol", password="pw-carol-123")
+
+
+@pytest.fixture
+def moderator():
+    from moderation.services import moderator_grant
+
+    user = get_user_model().objects.create_user("mod", password="pw-mod-12345")
+    moderator_grant(user=user)
+    return get_user_model().objects.get(pk=user.pk)  # fresh: no cached permissions
+
+
+@pytest.fixture
+def root():
+    return get_user_model().objects.create_superuser("root", password="pw-root-12345")

@@ -144,12 +144,12 @@ def database_config(
 
     The SQLite test database is a file (not in-memory) so that live-server tests, whose server
     runs in another thread or process, see the same data; its connections are kept open for the
-    next thread (``yourtrumps_site.sqlite_pool``). PostgreSQL connections come from a pool
+    next thread (``yourtrumps_site.serving.sqlite_pool``). PostgreSQL connections come from a pool
     of at most ``pool_size`` per process (see the module's docstring for its size).
     """
     if not url:
         return {
-            "ENGINE": "yourtrumps_site.sqlite_pool",
+            "ENGINE": "yourtrumps_site.serving.sqlite_pool",
             "NAME": base_dir / "db.sqlite3",
             "OPTIONS": dict(SQLITE_OPTIONS),
             "TEST": {"NAME": base_dir / "db.sqlite3-test"},
@@ -206,7 +206,8 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     its arrival on (it joins the group before it reads the game).
     """
     if not url:
-        return {"default": {"BACKEND": "yourtrumps_site.channel_layer.EmbeddedChannelLayer"}}
+        embedded = "yourtrumps_site.serving.channel_layer.EmbeddedChannelLayer"
+        return {"default": {"BACKEND": embedded}}
     parts = urlsplit(url)
     if parts.scheme not in _REDIS_SCHEMES:
         raise ImproperlyConfigured(
@@ -226,7 +227,7 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     }
     return {
         "default": {
-            "BACKEND": "yourtrumps_site.channel_layer.RedisChannelLayer",
+            "BACKEND": "yourtrumps_site.serving.channel_layer.RedisChannelLayer",
             "CONFIG": {"hosts": [host]},
         }
     }
@@ -323,11 +324,12 @@ DATABASES = {
 CHANNEL_LAYERS = channel_layers_config(env_str("REDIS_URL"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How many HTTP requests run their middleware and view at once in one process
-# (yourtrumps_site/handler.py); the rest wait their turn on the event loop, holding no thread.
+# (yourtrumps_site/serving/handler.py); the rest wait their turn on the event loop, holding no
+# thread.
 # On SQLite a few, so that the request holding the write lock is not starved of the GIL; on
 # PostgreSQL requests wait on the database and Redis, and a bound only queued them (500 games on
 # two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
-_SQLITE = DATABASES["default"]["ENGINE"] == "yourtrumps_site.sqlite_pool"
+_SQLITE = DATABASES["default"]["ENGINE"] == "yourtrumps_site.serving.sqlite_pool"
 HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
 # The turns sent over sockets and their tables have threads of their own, so that games in play
 # go on while a crowd opens its sockets. On SQLite one: a second only waits for the first's write
@@ -335,14 +337,15 @@ HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
 # queries do not wait for another's round trips.
 PLAY_THREADS = env_int("PLAY_THREADS", 1 if _SQLITE else 2) or 1
 # The threads that run the database work of one process's websockets (their login, ban check,
-# table and chat on arrival; yourtrumps_site/socket_threads.py). On SQLite one: its queries take
-# microseconds, but each gives up the GIL and waits to get it back behind every other busy thread
-# (1,000 sockets opened in 5.7 s with four, 5.5 s with two, 4.7 s with one). On PostgreSQL four,
-# so that a socket's round trips to the database do not hold up every other socket.
+# table and chat on arrival; yourtrumps_site/serving/socket_threads.py). On SQLite one: its
+# queries take microseconds, but each gives up the GIL and waits to get it back behind every
+# other busy thread (1,000 sockets opened in 5.7 s with four, 5.5 s with two, 4.7 s with one).
+# On PostgreSQL four, so that a socket's round trips to the database do not hold up every other
+# socket.
 LIVE_THREADS = env_int("LIVE_THREADS", 1 if _SQLITE else 4) or 1
 # Each answer's ``Server-Timing`` header: where its time went in the site's handler
-# (yourtrumps_site/handler.py), for a browser's developer tools and ``manage.py loadtest``. Off in
-# production by default: it tells any client how busy the server is.
+# (yourtrumps_site/serving/handler.py), for a browser's developer tools and ``manage.py
+# loadtest``. Off in production by default: it tells any client how busy the server is.
 SERVER_TIMING = env_bool("SERVER_TIMING", default=DEBUG)
 
 # --- Passwords -------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yourtrumps_site.socket_threads import SocketConsumer
+from yourtrumps_site.serving.socket_threads import SocketConsumer
 
 #: The close code of a socket opened on a path the site does not serve (like HTTP's 404).
 UNKNOWN_PATH_CODE = 4404

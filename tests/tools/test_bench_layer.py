@@ -24,7 +24,9 @@ def test_it_times_the_burst_through_both_layers() -> None:
 
 
 @override_settings(
-    CHANNEL_LAYERS={"default": {"BACKEND": "yourtrumps_site.channel_layer.EmbeddedChannelLayer"}}
+    CHANNEL_LAYERS={
+        "default": {"BACKEND": "yourtrumps_site.serving.channel_layer.EmbeddedChannelLayer"}
+    }
 )
 def test_without_redis_it_says_what_to_set() -> None:
     with pytest.raises(CommandError, match="REDIS_URL"):

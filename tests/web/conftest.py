@@ -1,38 +1,8 @@
-"""Players for the web tests, and a socket listening to a group."""
+"""The web tests' task worker, and a socket listening to a group."""
 
 import asyncio
 
 import pytest
-from django.contrib.auth import get_user_model
-
-
-@pytest.fixture
-def alice():
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
-def carol():
-    return get_user_model().objects.create_user("carol", password="pw-carol-123")
-
-
-@pytest.fixture
-def moderator():
-    from moderation.services import moderator_grant
-
-    user = get_user_model().objects.create_user("mod", password="pw-mod-12345")
-    moderator_grant(user=user)
-    return get_user_model().objects.get(pk=user.pk)  # fresh: no cached permissions
-
-
-@pytest.fixture
-def root():
-    return get_user_model().objects.create_superuser("root", password="pw-root-12345")
 
 
 @pytest.fixture

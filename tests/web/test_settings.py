@@ -9,7 +9,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db.utils import ConnectionHandler
 from django.utils.module_loading import import_string
 
-from yourtrumps_site.channel_layer import EmbeddedChannelLayer
+from yourtrumps_site.serving.channel_layer import EmbeddedChannelLayer
 from yourtrumps_site.settings import (
     channel_layers_config,
     database_config,
@@ -23,7 +23,7 @@ from yourtrumps_site.settings import (
 def test_database_is_sqlite_in_the_project_when_database_url_is_unset(tmp_path: Path) -> None:
     config = database_config(None, base_dir=tmp_path)
 
-    assert config["ENGINE"] == "yourtrumps_site.sqlite_pool"
+    assert config["ENGINE"] == "yourtrumps_site.serving.sqlite_pool"
     assert config["NAME"] == tmp_path / "db.sqlite3"
     assert config["TEST"]["NAME"] == tmp_path / "db.sqlite3-test"  # a file, not in memory
 

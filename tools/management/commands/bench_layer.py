@@ -4,9 +4,9 @@ One layer (a process of ``make serve``) sends ``--messages`` group messages at o
 turns are published, to a group a second layer (the other process) listens to; it prints how
 long until Redis had them all and until the other layer received them all, for channels-redis's
 pub/sub layer as it comes (one message at a time, each waiting for the one before) and for the
-site's (:class:`yourtrumps_site.channel_layer.RedisChannelLayer`: those waiting go together), in
-turns. A benchmark: it prints figures and judges nothing; it needs ``REDIS_URL``, and leaves
-nothing in Redis.
+site's (:class:`yourtrumps_site.serving.channel_layer.RedisChannelLayer`: those waiting go
+together), in turns. A benchmark: it prints figures and judges nothing; it needs ``REDIS_URL``,
+and leaves nothing in Redis.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from yourtrumps_site.channel_layer import RedisChannelLayer
+from yourtrumps_site.serving.channel_layer import RedisChannelLayer
 
 
 async def _burst(layer_class: type[RedisPubSubChannelLayer], count: int) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""A read whose SQL is built once (``yourtrumps_site.prepared``)."""
+"""A read whose SQL is built once (``yourtrumps_site.serving.prepared``)."""
 
 from datetime import datetime
 
@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from game import services
 from game.models import Game
-from yourtrumps_site.prepared import Prepared
+from yourtrumps_site.serving.prepared import Prepared
 
 pytestmark = pytest.mark.django_db
 

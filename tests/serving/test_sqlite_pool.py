@@ -9,7 +9,7 @@ from django.db import connection
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yourtrumps_site.sqlite_pool.base import DatabaseWrapper
+from yourtrumps_site.serving.sqlite_pool.base import DatabaseWrapper
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "sqlite", reason="the pool serves the embedded SQLite set-up only"

@@ -19,7 +19,7 @@ from django.urls import path
 from game.live import send_after_commit
 from tools.loadtest import server_timing
 from yourtrumps_site.asgi import application
-from yourtrumps_site.handler import BoundedASGIHandler
+from yourtrumps_site.serving.handler import BoundedASGIHandler
 
 
 async def _ask(
