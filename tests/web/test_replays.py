@@ -405,6 +405,35 @@ def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
     assert re.search(r"Blunders by <bdi>bob</bdi></dt><dd>0</dd>", step)
 
 
+def estimated(finished, values):
+    """An analysis of ``finished`` by the estimate alone: ``values`` for its first plies."""
+    estimate = {"exact": False, "best": [], "depth": 3, "method": "search"}
+    positions = [{**estimate, "value": 0.1} for _ in range(finished.moves.count())]
+    for ply, value in enumerate(values):
+        positions[ply]["value"] = value
+    return Analysis.objects.create(
+        game=finished, seconds=0.1, positions=positions, status=Analysis.Status.DONE
+    )
+
+
+@pytest.mark.parametrize("language", ["gl", "he", "hy"])
+def test_the_value_chart_writes_its_numbers_with_points_in_every_language(
+    client, finished, language
+):
+    # Galician's decimal comma in an SVG coordinate (x1="205,71") makes Chromium drop the line.
+    estimated(finished, [0.1, 0.37, -0.43])
+    url = reverse("game:replay", args=[finished.pk])
+    page = client.get(url, {"ply": 3}, headers={"accept-language": language}).content.decode()
+    assert f'<html lang="{language}"' in page
+    svg = re.search(r"<svg .*?</svg>", page, re.S)[0]
+    number = r"-?\d+(?:\.\d+)?"
+    coordinates = re.findall(r'\b(?:x1|x2|y1|y2|width|height)="([^"]*)"', svg)
+    assert len(coordinates) == 10 and all(re.fullmatch(number, c) for c in coordinates)
+    assert re.search(r'viewBox="0 0 \d+ \d+"', svg)
+    for points in re.findall(r'points="([^"]*)"', svg):
+        assert re.fullmatch(f"{number},{number}( {number},{number})*", points)
+
+
 def test_an_annulled_game_stays_in_the_archive_without_a_result(client, archived):
     from game.models import Game
 
