@@ -401,19 +401,38 @@ def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
     step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
     assert "Blunder:" in step and "it turned a proven win into a loss." in step
     assert step.count('title="Blunder">??</span>') == 1
-    assert re.search(r"Blunders by <bdi>alice</bdi></dt><dd>1</dd>", step)
-    assert re.search(r"Blunders by <bdi>bob</bdi></dt><dd>0</dd>", step)
+    assert "Blunders by <bdi>alice</bdi></dt><dd>1 proven, 0 by the estimate</dd>" in step
+    # The one turn marked (??) in the move list is bob's, and counted as his.
+    assert step.count('title="Blunder (by the estimate)">(??)</span>') == 1
+    assert "Blunders by <bdi>bob</bdi></dt><dd>0 proven, 1 by the estimate</dd>" in step
 
 
-def estimated(finished, values):
-    """An analysis of ``finished`` by the estimate alone: ``values`` for its first plies."""
-    estimate = {"exact": False, "best": [], "depth": 3, "method": "search"}
-    positions = [{**estimate, "value": 0.1} for _ in range(finished.moves.count())]
-    for ply, value in enumerate(values):
-        positions[ply]["value"] = value
+def estimated(finished, for_seat0):
+    """A finished analysis of ``finished`` by the estimate alone: a value for seat 0 a ply."""
+    history = history_of(finished)
+    positions = [
+        {"value": value if position.to_move == 0 else -value, "exact": False, "best": []}
+        for position, value in zip(history.positions, for_seat0, strict=False)
+    ]
     return Analysis.objects.create(
         game=finished, seconds=0.1, positions=positions, status=Analysis.Status.DONE
     )
+
+
+def test_a_blunder_by_the_estimate_is_counted_apart_from_the_proven_ones(client, finished):
+    history = history_of(finished)
+    loser = 1 - finished.winner
+    # By the estimate the loser leads by 0.5 until their first turn, then trails by 0.9 to the end.
+    ply = next(p for p, position in enumerate(history.positions) if position.to_move == loser)
+    lead = 1 if loser == 0 else -1
+    estimated(finished, [0.5 * lead] * (ply + 1) + [-0.9 * lead] * (history.ply - ply - 1))
+    url = reverse("game:replay", args=[finished.pk])
+    step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
+    assert "Blunder (by the estimate) (??)" in step
+    assert step.count('title="Blunder (by the estimate)">(??)</span>') == 1
+    names = [finished.seat_name(seat) for seat in (loser, 1 - loser)]
+    assert f"Blunders by <bdi>{names[0]}</bdi></dt><dd>0 proven, 1 by the estimate</dd>" in step
+    assert f"Blunders by <bdi>{names[1]}</bdi></dt><dd>0 proven, 0 by the estimate</dd>" in step
 
 
 @pytest.mark.parametrize("language", ["gl", "he", "hy"])
