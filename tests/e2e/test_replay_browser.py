@@ -89,6 +89,26 @@ class ReplayTests(helpers.BrowserTestCase):
         page.go_back()
         wait_for_ply(page, 0)
 
+    def test_enter_on_a_step_button_steps_again_and_keeps_the_focus(self) -> None:
+        page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        url = f"{self.live_server_url}/games/{self.game.pk}/replay/"
+        page.goto(f"{url}?ply=0")
+        next_turn = page.get_by_role("button", name="Next turn")
+        next_turn.focus()
+        for expected in (1, 2, 3):
+            page.keyboard.press("Enter")
+            wait_for_ply(page, expected)
+            expect(next_turn).to_be_focused()
+
+        # At the end "Next" is disabled: the focus stays in the controls, on "Previous".
+        page.goto(f"{url}?ply={self.turns - 1}")
+        next_turn.focus()
+        page.keyboard.press("Enter")
+        wait_for_ply(page, self.turns)
+        expect(page.get_by_role("button", name="Previous turn")).to_be_focused()
+        page.keyboard.press("Enter")
+        wait_for_ply(page, self.turns - 1)
+
     def test_the_archive_filters_and_links_to_replays(self) -> None:
         page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.goto(f"{self.live_server_url}/games/?player=alice&result=win")
