@@ -25,6 +25,7 @@ from tests.e2e.helpers import (
     users,
     wait_for_socket,
 )
+from tests.games import DEAL
 
 FOCUS_AT_A_CARD = re.compile(r"card--play|button--take")
 
@@ -104,6 +105,29 @@ class TableTests(helpers.BrowserTestCase):
         assert page.evaluate("() => document.activeElement !== document.body")
         play_turns(game, players, 1)
         expect(page.locator(":focus")).to_have_class(FOCUS_AT_A_CARD, timeout=LIVE)
+
+    def test_escape_puts_a_picked_beating_card_back_as_its_cancel_does(self) -> None:
+        anna, boris = users("anna", "boris")
+
+        def dealt() -> Game:
+            seek = services.game_create_seek(user=anna, trump="S")
+            Game.objects.filter(pk=seek.pk).update(seed=DEAL)  # boris leads, anna may beat
+            return services.game_join(game_id=seek.pk, user=boris, trump="H")
+
+        game = in_a_thread(dealt)
+        players = {0: self.player("anna", game), 1: self.player("boris")}
+        play_turns(game, players, 1)
+        page = players[0]
+        beater = page.locator("#table [data-beater]").first
+        expect(beater).to_be_visible(timeout=LIVE)
+        beater.click()
+        expect(beater).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+        expect(page.locator(":focus")).to_have_accessible_name(re.compile(r"^Second card"))
+        page.keyboard.press("Escape")
+        expect(beater).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#table .second-cards:not([hidden])")).to_have_count(0)
+        expect(beater).to_be_focused()
 
     def test_every_action_on_the_table_is_reached_by_tab_and_shows_its_focus(self) -> None:
         game = game_between(*users("anna", "boris"))
