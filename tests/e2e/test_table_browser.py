@@ -69,6 +69,22 @@ class TableTests(helpers.BrowserTestCase):
         other.press("#chat-input", "Enter")
         expect(page.locator("#chat-log")).to_contain_text("good luck, anna", timeout=LIVE)
 
+    def test_chat_lines_break_no_content_security_policy(self) -> None:
+        game = game_between(*users("anna", "boris"))
+        page = self.player("anna", game)
+        refused: list[str] = []
+        page.on("console", lambda m: "Security Policy" in m.text and refused.append(m.text))
+        # Whatever styles the box in the page (a password manager, an extension) leaves a style
+        # attribute, which htmx would copy to the swapped-in box, inline.
+        page.evaluate("() => { document.getElementById('chat-input').style.outlineOffset = '3px' }")
+        for line in ("hello", "good luck", "have fun"):
+            page.fill("#chat-input", line)
+            page.press("#chat-input", "Enter")
+            expect(page.locator("#chat-log")).to_contain_text(line, timeout=LIVE)
+            expect(page.locator("#chat-input")).to_have_value("")
+        page.evaluate("() => new Promise(requestAnimationFrame)")  # the console has spoken
+        assert refused == []
+
     def test_a_rematch_waits_for_the_opponent_then_takes_both_to_it(self) -> None:
         anna, boris = users("anna", "boris")
         game = game_between(anna, boris)
