@@ -134,9 +134,11 @@ class Frame:
 
 @dataclass(frozen=True)
 class Summary:
-    """The analysis in short: blunders per seat and the ply the result was proven from."""
+    """The analysis in short: blunders per seat, proven (``??``) and by the estimate (``(??)``),
+    and the ply the result was proven from."""
 
     blunders: tuple[int, int]
+    estimated: tuple[int, int]
     decided_at: int | None
 
 
@@ -203,13 +205,15 @@ class Replay:
         analysis = self.analysis
         if analysis is None or analysis.status != Analysis.Status.DONE:
             return None
-        blunders = [0, 0]
+        blunders, estimated = [0, 0], [0, 0]
         for note in self.notes:
             blunders[note.player] += note.blunder
+            slip = slip_of(note)
+            estimated[note.player] += slip is not None and slip.kind == "blunder"
         decided = None
         if self.record.result != records.UNFINISHED:
             decided = decided_at(self.history, analysis.positions, self.record.winner)
-        return Summary((blunders[0], blunders[1]), decided)
+        return Summary((blunders[0], blunders[1]), (estimated[0], estimated[1]), decided)
 
     def frame(self, ply: int) -> Frame:
         """The table after ``ply`` turns (clamped to the game's length)."""

@@ -456,9 +456,9 @@ if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
 
 # Content-Security-Policy (django-csp): scripts and styles from our own static files only, no
 # inline script, no inline style and no eval. htmx keeps to that through the ``htmx-config`` meta
-# tag in base.html (``allowEval`` off, and no indicator styles, which it would add inline; the
-# site shows no indicators). ``connect-src 'self'`` covers the game's websockets on the same
-# host (CSP level 3).
+# tag in base.html (``allowEval`` off; no indicator styles, which it would add inline, as the
+# site shows none; and no style among the attributes it copies to a swapped-in element).
+# ``connect-src 'self'`` covers the game's websockets on the same host (CSP level 3).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -7,6 +7,7 @@
   var keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
   var wanted = null; // the ply last asked for by a key, until the page shows it
   var askedAgain = null; // the wanted ply asked for a second time (once is enough)
+  var controlFocused = false; // a step control had the focus when the replay was swapped
 
   function plyFor(step, replay) {
     var from = wanted !== null ? wanted : Number(replay.dataset.ply);
@@ -45,9 +46,24 @@
     ask(replay, step, ply);
   });
 
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    controlFocused = event.detail.target.id === "replay" && !!active && !!active.closest &&
+      !!active.closest(".replay__controls");
+  });
+
   document.addEventListener("htmx:afterSettle", function () {
     var replay = document.getElementById("replay");
     if (!replay) return;
+    // htmx gives the focus back to the control of the same id; at either end of the game that
+    // button is disabled, and the focus would fall to the page: keep it on a step that can go.
+    if (controlFocused && !replay.contains(document.activeElement)) {
+      var step = replay.querySelector(
+        '[data-step="previous"]:not(:disabled), [data-step="next"]:not(:disabled)'
+      );
+      if (step) step.focus();
+    }
+    controlFocused = false;
     // The address names the ply shown, whatever order the answers came in: after a quick run of
     // keys it could stay one step behind (an answer swapped in without its push).
     var address = replay.dataset.url + "?ply=" + replay.dataset.ply;

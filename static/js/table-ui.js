@@ -1,8 +1,8 @@
 // The table's manners, each time a new table arrives (a move's answer or the socket's push):
 // focus goes to the next action, the tab's title (and, if asked for, a quiet sound) says when it
 // is your turn, a screen reader hears the opponent's turn in words, the move log shows the
-// latest turn, and a rematch or a started game takes the page along. Every text shown comes from
-// the server-rendered page (it is translated there).
+// latest turn, and a rematch or a started game takes the page along; and Escape puts a picked
+// beating card back. Every text shown comes from the server-rendered page (it is translated there).
 (function () {
   "use strict";
 
@@ -133,6 +133,15 @@
     if (target && target.id !== "table" && !target.closest("#table")) return;
     window.setTimeout(arrived, 0); // once htmx has settled the new table
   }
+
+  // Escape puts a picked beating card back: it presses that beat's "Cancel" (table.js).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const cancel = document.querySelector("#table .second-cards:not([hidden]) [data-unpick]");
+    if (!cancel) return;
+    event.preventDefault();
+    cancel.click();
+  });
 
   document.addEventListener("htmx:afterSwap", afterTable);
   // A table the socket swapped in (its old element, which htmx tells, has left the page).

@@ -89,6 +89,26 @@ class ReplayTests(helpers.BrowserTestCase):
         page.go_back()
         wait_for_ply(page, 0)
 
+    def test_enter_on_a_step_button_steps_again_and_keeps_the_focus(self) -> None:
+        page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        url = f"{self.live_server_url}/games/{self.game.pk}/replay/"
+        page.goto(f"{url}?ply=0")
+        next_turn = page.get_by_role("button", name="Next turn")
+        next_turn.focus()
+        for expected in (1, 2, 3):
+            page.keyboard.press("Enter")
+            wait_for_ply(page, expected)
+            expect(next_turn).to_be_focused()
+
+        # At the end "Next" is disabled: the focus stays in the controls, on "Previous".
+        page.goto(f"{url}?ply={self.turns - 1}")
+        next_turn.focus()
+        page.keyboard.press("Enter")
+        wait_for_ply(page, self.turns)
+        expect(page.get_by_role("button", name="Previous turn")).to_be_focused()
+        page.keyboard.press("Enter")
+        wait_for_ply(page, self.turns - 1)
+
     def test_the_archive_filters_and_links_to_replays(self) -> None:
         page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.goto(f"{self.live_server_url}/games/?player=alice&result=win")
@@ -96,13 +116,44 @@ class ReplayTests(helpers.BrowserTestCase):
         page.screenshot(path=self.artifacts / "archive.png", full_page=True)
         page.select_option("#id_result", "loss")
         expect(page.locator("#archive")).to_contain_text("No finished games match.")
-        # htmx hooks up the swapped-in form when it settles (and then drops ``htmx-added``): a
-        # change before that would be lost.
-        expect(page.locator("#archive-page")).not_to_have_class(re.compile(r"\bhtmx-added\b"))
         page.select_option("#id_result", "win")
         page.locator("#archive a", has_text=f"#{self.game.pk}").click()
         page.wait_for_url(f"**/games/{self.game.pk}/replay/")
         assert shown_ply(page) == self.turns
+
+    def test_every_way_of_filtering_the_archive_reaches_the_address_and_back(self) -> None:
+        page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(f"{self.live_server_url}/games/")
+        page.fill("#id_player", "alice")
+        page.press("#id_player", "Enter")
+        expect(page).to_have_url(re.compile(r"\?player=alice&"), timeout=STEP_TIMEOUT)
+        page.fill("#id_player", "bob")
+        page.get_by_role("button", name="Show games").click()
+        expect(page).to_have_url(re.compile(r"\?player=bob&"), timeout=STEP_TIMEOUT)
+        expect(page.locator("#archive")).to_contain_text("alice \u2013 bob")
+
+        # Two selects changed in the same instant: the last state wins, both choices in it.
+        page.evaluate(
+            """() => [["id_reason", "resignation"], ["id_deck", "24"]].forEach(([id, value]) => {
+                const select = document.getElementById(id);
+                select.value = value;
+                select.dispatchEvent(new Event("change", { bubbles: true }));
+            })"""
+        )
+        expect(page).to_have_url(re.compile(r"reason=resignation.*deck=24"), timeout=STEP_TIMEOUT)
+        expect(page.locator("#id_reason")).to_have_value("resignation")
+        expect(page.locator("#id_deck")).to_have_value("24")
+        expect(page.locator("#archive")).to_contain_text("No finished games match.")
+
+        # Back shows the filters before, in the address and in the form.
+        page.go_back()
+        expect(page).to_have_url(re.compile(r"\?player=bob&result=&reason=&"), timeout=STEP_TIMEOUT)
+        expect(page.locator("#id_player")).to_have_value("bob")
+        expect(page.locator("#id_reason")).to_have_value("")
+        expect(page.locator("#id_deck")).to_have_value("")
+        page.go_back()
+        expect(page).to_have_url(re.compile(r"\?player=alice&"), timeout=STEP_TIMEOUT)
+        expect(page.locator("#id_player")).to_have_value("alice")
 
     def test_a_record_is_downloaded_and_imported_back(self) -> None:
         page = self.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()

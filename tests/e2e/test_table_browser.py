@@ -27,6 +27,7 @@ from tests.e2e.helpers import (
     users,
     wait_for_socket,
 )
+from tests.games import DEAL
 
 FOCUS_AT_A_CARD = re.compile(r"card--play|button--take")
 
@@ -108,6 +109,22 @@ class TableTests(helpers.BrowserTestCase):
         other.press("#chat-input", "Enter")
         expect(page.locator("#chat-log")).to_contain_text("good luck, anna", timeout=LIVE)
 
+    def test_chat_lines_break_no_content_security_policy(self) -> None:
+        game = game_between(*users("anna", "boris"))
+        page = self.player("anna", game)
+        refused: list[str] = []
+        page.on("console", lambda m: "Security Policy" in m.text and refused.append(m.text))
+        # Whatever styles the box in the page (a password manager, an extension) leaves a style
+        # attribute, which htmx would copy to the swapped-in box, inline.
+        page.evaluate("() => { document.getElementById('chat-input').style.outlineOffset = '3px' }")
+        for line in ("hello", "good luck", "have fun"):
+            page.fill("#chat-input", line)
+            page.press("#chat-input", "Enter")
+            expect(page.locator("#chat-log")).to_contain_text(line, timeout=LIVE)
+            expect(page.locator("#chat-input")).to_have_value("")
+        page.evaluate("() => new Promise(requestAnimationFrame)")  # the console has spoken
+        assert refused == []
+
     def test_a_rematch_waits_for_the_opponent_then_takes_both_to_it(self) -> None:
         anna, boris = users("anna", "boris")
         game = game_between(anna, boris)
@@ -144,6 +161,29 @@ class TableTests(helpers.BrowserTestCase):
         assert page.evaluate("() => document.activeElement !== document.body")
         play_turns(game, players, 1)
         expect(page.locator(":focus")).to_have_class(FOCUS_AT_A_CARD, timeout=LIVE)
+
+    def test_escape_puts_a_picked_beating_card_back_as_its_cancel_does(self) -> None:
+        anna, boris = users("anna", "boris")
+
+        def dealt() -> Game:
+            seek = services.game_create_seek(user=anna, trump="S")
+            Game.objects.filter(pk=seek.pk).update(seed=DEAL)  # boris leads, anna may beat
+            return services.game_join(game_id=seek.pk, user=boris, trump="H")
+
+        game = in_a_thread(dealt)
+        players = {0: self.player("anna", game), 1: self.player("boris")}
+        play_turns(game, players, 1)
+        page = players[0]
+        beater = page.locator("#table [data-beater]").first
+        expect(beater).to_be_visible(timeout=LIVE)
+        beater.click()
+        expect(beater).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+        expect(page.locator(":focus")).to_have_accessible_name(re.compile(r"^Second card"))
+        page.keyboard.press("Escape")
+        expect(beater).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#table .second-cards:not([hidden])")).to_have_count(0)
+        expect(beater).to_be_focused()
 
     def test_every_action_on_the_table_is_reached_by_tab_and_shows_its_focus(self) -> None:
         game = game_between(*users("anna", "boris"))

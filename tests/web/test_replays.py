@@ -408,8 +408,56 @@ def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
     step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
     assert "Blunder:" in step and "it turned a proven win into a loss." in step
     assert step.count('title="Blunder">??</span>') == 1
-    assert re.search(r"Blunders by <bdi>alice</bdi></dt><dd>1</dd>", step)
-    assert re.search(r"Blunders by <bdi>bob</bdi></dt><dd>0</dd>", step)
+    assert "Blunders by <bdi>alice</bdi></dt><dd>1 proven, 0 by the estimate</dd>" in step
+    # The one turn marked (??) in the move list is bob's, and counted as his.
+    assert step.count('title="Blunder (by the estimate)">(??)</span>') == 1
+    assert "Blunders by <bdi>bob</bdi></dt><dd>0 proven, 1 by the estimate</dd>" in step
+
+
+def estimated(finished, for_seat0):
+    """A finished analysis of ``finished`` by the estimate alone: a value for seat 0 a ply."""
+    history = history_of(finished)
+    positions = [
+        {"value": value if position.to_move == 0 else -value, "exact": False, "best": []}
+        for position, value in zip(history.positions, for_seat0, strict=False)
+    ]
+    return Analysis.objects.create(
+        game=finished, seconds=0.1, positions=positions, status=Analysis.Status.DONE
+    )
+
+
+def test_a_blunder_by_the_estimate_is_counted_apart_from_the_proven_ones(client, finished):
+    history = history_of(finished)
+    loser = 1 - finished.winner
+    # By the estimate the loser leads by 0.5 until their first turn, then trails by 0.9 to the end.
+    ply = next(p for p, position in enumerate(history.positions) if position.to_move == loser)
+    lead = 1 if loser == 0 else -1
+    estimated(finished, [0.5 * lead] * (ply + 1) + [-0.9 * lead] * (history.ply - ply - 1))
+    url = reverse("game:replay", args=[finished.pk])
+    step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
+    assert "Blunder (by the estimate) (??)" in step
+    assert step.count('title="Blunder (by the estimate)">(??)</span>') == 1
+    names = [finished.seat_name(seat) for seat in (loser, 1 - loser)]
+    assert f"Blunders by <bdi>{names[0]}</bdi></dt><dd>0 proven, 1 by the estimate</dd>" in step
+    assert f"Blunders by <bdi>{names[1]}</bdi></dt><dd>0 proven, 0 by the estimate</dd>" in step
+
+
+@pytest.mark.parametrize("language", ["gl", "he", "hy"])
+def test_the_value_chart_writes_its_numbers_with_points_in_every_language(
+    client, finished, language
+):
+    # Galician's decimal comma in an SVG coordinate (x1="205,71") makes Chromium drop the line.
+    estimated(finished, [0.1, 0.37, -0.43])
+    url = reverse("game:replay", args=[finished.pk])
+    page = client.get(url, {"ply": 3}, headers={"accept-language": language}).content.decode()
+    assert f'<html lang="{language}"' in page
+    svg = re.search(r"<svg .*?</svg>", page, re.S)[0]
+    number = r"-?\d+(?:\.\d+)?"
+    coordinates = re.findall(r'\b(?:x1|x2|y1|y2|width|height)="([^"]*)"', svg)
+    assert len(coordinates) == 10 and all(re.fullmatch(number, c) for c in coordinates)
+    assert re.search(r'viewBox="0 0 \d+ \d+"', svg)
+    for points in re.findall(r'points="([^"]*)"', svg):
+        assert re.fullmatch(f"{number},{number}( {number},{number})*", points)
 
 
 def test_an_annulled_game_stays_in_the_archive_without_a_result(client, archived):
