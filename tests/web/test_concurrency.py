@@ -1,4 +1,6 @@
-"""The move lock under real concurrent transactions: one ply lands once, however many submit it.
+"""The move lock under real concurrent transactions: one ply lands once, however many submit it,
+whether the turns are checked on the row read locked or on the game kept in memory (lock-free,
+its save a compare-and-set on the version).
 
 Fifty threads, each with its own database connection, submit the same turn for the same ply at the
 same moment (the double clicks, retries and second tabs issue 19 measured). Exactly one lands; the
@@ -20,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
 from game import engine, services
+from game.live import LIVE_GAMES
 from game.models import Game, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,8 +68,20 @@ def submit_all_at_once(game: Game, count: int) -> list[object]:
     return outcomes
 
 
-def test_fifty_simultaneous_submissions_of_one_ply_land_exactly_once() -> None:
+@pytest.mark.parametrize("kept", [False, True], ids=["read-locked", "kept-in-memory"])
+def test_fifty_simultaneous_submissions_of_one_ply_land_exactly_once(kept, monkeypatch) -> None:
     game = started_game()
+    LIVE_GAMES.clear()
+    if kept:  # as a socket's arrival keeps it: each turn is checked on it first, with no read
+        LIVE_GAMES.read(game, ())
+    locked = []
+    read_locked = services._locked
+
+    def counted(game_id: int) -> Game:
+        locked.append(game_id)
+        return read_locked(game_id)
+
+    monkeypatch.setattr(services, "_locked", counted)
 
     outcomes = submit_all_at_once(game, SUBMISSIONS)
 
@@ -76,3 +91,6 @@ def test_fifty_simultaneous_submissions_of_one_ply_land_exactly_once() -> None:
     assert outcomes.count("refused") == SUBMISSIONS - 1
     assert Move.objects.filter(game=game).count() == 1  # one row in the move log, for ply 0
     assert Move.objects.get(game=game).ply == 0
+    # Kept, the winner's compare-and-set lands with no lock; the others find the row moved on
+    # and are refused on the row read locked.
+    assert len(locked) == (SUBMISSIONS - 1 if kept else SUBMISSIONS)
