@@ -148,7 +148,7 @@ def test_hebrew_says_two_days_hours_and_weeks_in_the_dual() -> None:
         assert translation.ngettext("%(n)d day", "%(n)d days", 2) % {"n": 2} == "יומיים"
         assert translation.ngettext("%(n)d hour", "%(n)d hours", 2) % {"n": 2} == "שעתיים"
         assert translation.ngettext("%(n)d hour", "%(n)d hours", 3) % {"n": 3} == "3 שעות"
-        assert ago(timezone.now() - timedelta(weeks=2)) == "שבועיים"
+        assert ago(timezone.now() - timedelta(weeks=2)) == "לפני שבועיים"
 
 
 def test_no_hebrew_chat_is_spelled_with_an_apostrophe() -> None:
