@@ -113,7 +113,9 @@ class English:
                 if "%(" in text or "%s" in text or "%d" in text:
                     parts = re.split(r"%\(\w+\)[sd]|%[sd]", text)
                     if re.search(r"[A-Za-z]{2,}", "".join(parts)):  # not "%(name)s: %(reason)s"
-                        self.patterns.append(re.compile(".+".join(map(re.escape, parts))))
+                        # Whole words: "%(time)s ago" is not in Galician's "agora mesmo".
+                        joined = ".+".join(map(re.escape, parts))
+                        self.patterns.append(re.compile(r"(?<!\w)" + joined + r"(?!\w)"))
                 elif " " in text:
                     self.patterns.append(re.compile(r"(?<!\w)" + re.escape(text) + r"(?!\w)"))
                 else:

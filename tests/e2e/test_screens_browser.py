@@ -56,7 +56,21 @@ CHECK_TARGETS = (
     }
   }
   window.scrollTo(0, 0);
-  const boxes = targets.map(e => [e, e.getBoundingClientRect()]);
+  // What of a target shows: its box cut by every scrolling box around it (a turn scrolled out
+  // of the replay's move list is hidden, not lying over the page above it).
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const c = p.getBoundingClientRect();
+      [left, top] = [Math.max(left, c.left), Math.max(top, c.top)];
+      [right, bottom] = [Math.min(right, c.right), Math.min(bottom, c.bottom)];
+    }
+    return {left, top, right, bottom};
+  };
+  const boxes = targets.map(e => [e, shown(e)]);
   const top = document.documentElement.scrollTop;
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {
