@@ -1,9 +1,9 @@
-"""Moderators' view of games, their move logs, imported records and analyses."""
+"""Moderators' view of games and their move logs."""
 
 from django.contrib import admin
 from django.http import HttpRequest
 
-from game.models import Analysis, Game, ImportedGame, Move
+from game.models import Game, Move
 
 
 class MoveInline(admin.TabularInline):
@@ -31,38 +31,4 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         """Turns are played, never typed in: a move added here would have no ply (a 500)."""
-        return False
-
-
-@admin.register(ImportedGame)
-class ImportedGameAdmin(admin.ModelAdmin):
-    list_display = ("id", "uploaded_by", "created_at")
-    search_fields = ("uploaded_by__username", "=id")
-    readonly_fields = ("uploaded_by", "created_at")
-
-
-@admin.register(Analysis)
-class AnalysisAdmin(admin.ModelAdmin):
-    """Analyses are the computer's work: read here, asked for (and restarted) from the replay
-    page, never made by hand (a hand-made one has no thinking time and nobody to run it)."""
-
-    list_display = ("id", "game", "imported", "requested_by", "status", "done", "total")
-    list_filter = ("status",)
-    search_fields = ("=game__id", "=imported__id")
-    readonly_fields = (
-        "game",
-        "imported",
-        "status",
-        "seconds",
-        "positions",
-        "only",
-        "done",
-        "total",
-        "error",
-        "requested_by",
-        "created_at",
-        "updated_at",
-    )
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

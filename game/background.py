@@ -1,37 +1,31 @@
-"""The one door between the services and the background work: a service asks for a task here,
-and :mod:`game.tasks`, which runs the services, answers. Neither module imports the other: the
-tasks register themselves when the game app is ready (``GameConfig.ready``).
+"""The one door between the services and the background work: a service asks for a request by
+name here, once its commit has landed, and the task modules (:mod:`game.tasks`,
+:mod:`archive.tasks`), which run the services, answer. Neither side imports the other: the task
+modules register their answers when their app is ready.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Protocol
+from collections.abc import Callable
+
+#: The computer's turn: ``(game_id, ply)``, after its deliberate pause.
+REPLY = "reply"
+#: Whether a flag has fallen: ``(game_id, due)``, at ``due``.
+FLAG_CHECK = "flag check"
+#: The next step of an analysis: ``(analysis_id,)``.
+ANALYSIS_STEP = "analysis step"
+
+_answers: dict[str, Callable[..., None]] = {}
 
 
-class Worker(Protocol):
-    """What the services may ask of the background work, each once their commit has landed."""
-
-    def ask_for_reply(self, game_id: int, ply: int) -> None:
-        """The computer's turn ``ply`` of ``game_id``, after its deliberate pause."""
-
-    def ask_for_analysis(self, analysis_id: int) -> None:
-        """The next step of an analysis."""
-
-    def ask_for_flag_check(self, game_id: int, due: datetime) -> None:
-        """Whether a flag of ``game_id`` has fallen, at ``due``."""
+def answer(request: str, run: Callable[..., None]) -> None:
+    """How ``request`` is carried out from now on."""
+    _answers[request] = run
 
 
-_worker: Worker | None = None
-
-
-def register(worker: Worker) -> None:
-    global _worker
-    _worker = worker
-
-
-def worker() -> Worker:
-    """The registered background work (:mod:`game.tasks`)."""
-    if _worker is None:
-        raise RuntimeError("no background work registered: is the game app installed?")
-    return _worker
+def ask(request: str, *args: object) -> None:
+    """Carry out ``request`` with ``args``."""
+    run = _answers.get(request)
+    if run is None:
+        raise RuntimeError(f"nothing answers {request!r}: is the app of its tasks installed?")
+    run(*args)

@@ -20,14 +20,12 @@ from datetime import datetime, timedelta
 from functools import cache, partial
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from game import ai, background, engine, records
+from game import ai, background, engine
 from game.live import (
     LIVE_GAMES,
     ComputerToMove,
@@ -38,7 +36,7 @@ from game.live import (
     publish_joined,
     publish_lobby,
 )
-from game.models import Analysis, Game, ImportedGame, Move
+from game.models import Game, Move
 from game.selectors import abandoned, history_of, set_state, start_position, stored_state
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
@@ -223,7 +221,7 @@ def _start(game: Game, now: datetime) -> engine.GameState:
         game.clock0_ms = game.clock1_ms = game.clock_initial * 1000
         # The first flag check, due when the first flag could fall; each check asks for the next.
         due = now + timedelta(seconds=game.clock_initial)
-        ask = background.worker().ask_for_flag_check
+        ask = partial(background.ask, background.FLAG_CHECK)
         transaction.on_commit(lambda: ask(game.pk, due), robust=True)
     return state
 
@@ -360,7 +358,7 @@ def _ask_for_computer_reply(game: Game, events: tuple[Event, ...]) -> None:
     (:mod:`game.tasks`). Should the process die first, the workers' recovery asks."""
     for event in events:
         if isinstance(event, ComputerToMove):
-            ask = partial(background.worker().ask_for_reply, game.pk, event.ply)
+            ask = partial(background.ask, background.REPLY, game.pk, event.ply)
             transaction.on_commit(ask, robust=True)  # a failure is logged; recovery asks again
 
 
@@ -635,105 +633,6 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
     _ask_for_computer_reply(rematch, events_of(rematch, state, None))
     _save(game, [])
     return rematch
-
-
-# --- Replays: imported records and the computer's analyses -----------------------------------
-
-
-def imported_game_create(*, text: str, user: object) -> ImportedGame:
-    """Store an uploaded record once the engine has checked every turn (raises RecordError)."""
-    records.parse(text)
-    uploader = user if getattr(user, "is_authenticated", False) else None
-    return ImportedGame.objects.create(text=text, uploaded_by=uploader)
-
-
-def analysis_request(
-    *, user: object, game_id: int | None = None, imported_id: int | None = None, seconds: float
-) -> tuple[Analysis, bool]:
-    """Queue the computer's review of a finished or imported game, once, for a logged-in user.
-
-    An analysis is kept for good; asking again restarts only a failed one, which
-    resumes where it stopped (one that died with its worker resumes by itself:
-    :func:`game.tasks.recover`). Each user may have ``ANALYSES_PER_USER`` queued
-    or running. Returns the analysis and whether it was queued now; its first
-    step is then asked for once the commit lands.
-    """
-    if not getattr(user, "is_authenticated", False):
-        raise GameError(_("Log in to ask the computer for an analysis."))
-    with transaction.atomic():
-        if game_id is not None:
-            game = _locked(game_id)
-            if game.status == Game.Status.ACTIVE or game.status == Game.Status.SEEKING:
-                raise GameError(_("A game is analysed once it is over."))
-            analysis, created = Analysis.objects.get_or_create(
-                game=game, defaults={"seconds": seconds}
-            )
-        else:
-            imported = ImportedGame.objects.get(pk=imported_id)
-            analysis, created = Analysis.objects.get_or_create(
-                imported=imported, defaults={"seconds": seconds}
-            )
-        analysis = Analysis.objects.select_for_update().get(pk=analysis.pk)
-        if analysis.status != Analysis.Status.FAILED and not created:
-            return analysis, False
-        under_way = Analysis.objects.filter(
-            requested_by=user, status__in=(Analysis.Status.QUEUED, Analysis.Status.RUNNING)
-        ).exclude(pk=analysis.pk)
-        if under_way.count() >= settings.ANALYSES_PER_USER:
-            raise GameError(
-                ngettext(
-                    "You have %(count)s analysis under way: ask again once it has finished.",
-                    "You have %(count)s analyses under way: ask again once one has finished.",
-                    settings.ANALYSES_PER_USER,
-                )
-                % {"count": settings.ANALYSES_PER_USER}
-            )
-        analysis.status = Analysis.Status.QUEUED
-        analysis.error = ""
-        analysis.requested_by = user  # type: ignore[assignment]
-        analysis.save(update_fields=["status", "error", "requested_by", "updated_at"])
-        ask = partial(background.worker().ask_for_analysis, analysis.pk)
-        transaction.on_commit(ask, robust=True)
-        return analysis, True
-
-
-def analysis_start(*, analysis_id: int, total: int) -> None:
-    Analysis.objects.filter(pk=analysis_id).update(
-        status=Analysis.Status.RUNNING, total=total, updated_at=timezone.now()
-    )
-
-
-def analysis_store_position(*, analysis_id: int, ply: int, review: dict[str, object]) -> bool:
-    """Keep the review of the position before ``ply``, the next one; ``False`` (nothing stored)
-    when it is not the next: a duplicate step stored it already."""
-    with transaction.atomic():
-        analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
-        if ply != len(analysis.positions):
-            return False
-        analysis.positions.append(review)
-        analysis.done += 1
-        analysis.save(update_fields=["positions", "done", "updated_at"])
-        return True
-
-
-def analysis_store_only(*, analysis_id: int, ply: int, only: bool | None) -> bool:
-    """Keep whether turn ``ply`` was the only one keeping its result; ``False`` (nothing stored)
-    when a duplicate step stored it already."""
-    with transaction.atomic():
-        analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
-        if str(ply) in analysis.only:
-            return False
-        analysis.only[str(ply)] = only
-        analysis.done += 1
-        analysis.save(update_fields=["only", "done", "updated_at"])
-        return True
-
-
-def analysis_finish(*, analysis_id: int, error: str = "") -> None:
-    status = Analysis.Status.FAILED if error else Analysis.Status.DONE
-    Analysis.objects.filter(pk=analysis_id).update(
-        status=status, error=error, updated_at=timezone.now()
-    )
 
 
 # --- Moderators' decisions (called by moderation.services, which checks and logs them) ----------

@@ -172,8 +172,9 @@ def game_urls(game_id: int) -> dict[str, str]:
     rendered on every turn, and reversing them each time was a tenth of its cost."""
     urls = {
         name: reverse(f"game:{name}", args=[game_id])
-        for name in ("table", "move", "join", "rematch", "replay", "claim_timeout")
+        for name in ("table", "move", "join", "rematch", "claim_timeout")
     }
+    urls["replay"] = reverse("archive:replay", args=[game_id])  # once the game is over
     for action in _ACTIONS:
         urls[action.replace("-", "_")] = reverse("game:action", args=[game_id, action])
     return urls

@@ -1,21 +1,21 @@
 """Background work as durable tasks (django-tasks, stored in the database): the computer's
-replies, the analyses, and the clocks' flags.
+replies and the clocks' flags here, the analyses in :mod:`archive.tasks`, and what every task
+worker does to recover lost work.
 
 A service that leaves the computer to move asks for its reply once its commit
-lands (:func:`ask_for_reply`); the task is a row, due after the deliberate
-pause, that a worker process (:mod:`game.workers`) claims and runs. An
-analysis is a chain of short tasks, one step each, so it resumes where it
-stopped and a worker serves several analyses in turn.
+lands (:data:`game.background.REPLY`); the task is a row, due after the
+deliberate pause, that a worker process (:mod:`game.workers`) claims and runs.
 
 Nothing is lost with a process: every worker, when it starts and every few
 seconds, runs :func:`recover`. It marks failed the tasks whose worker died
-mid-run, then asks again for every reply and analysis that has none pending.
-A duplicate is harmless: a reply for a ply the game has left is refused by
-the services, and an analysis step already stored is skipped.
+mid-run, then runs each of its queues' recoveries (:func:`recovers`), which ask
+again for every reply, flag check or analysis that has none pending. A
+duplicate is harmless: a reply for a ply the game has left is refused by the
+services, and an analysis step already stored is skipped.
 
 A timed game ends on time whether or not anyone watches it: a flag check is
 due at the earliest moment a flag can fall (:func:`game.selectors.next_flag_check`)
-and, while the game goes on, asks for the next one.
+and, while the game goes on, asks for the next.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -37,14 +38,13 @@ from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import analysis, background, computer, services
-from game.models import Analysis, Game
+from game import background, computer, services
+from game.models import Game
 from game.selectors import next_flag_check, stored_state
 
 log = logging.getLogger(__name__)
 
 COMPUTER_QUEUE = "computer"
-ANALYSIS_QUEUE = "analysis"
 #: Flag checks have a queue of their own: a search on the computer's never delays one.
 CLOCK_QUEUE = "clock"
 #: A task on another machine still running after this long is taken to have died with its worker
@@ -135,13 +135,6 @@ def computer_reply(game_id: int, ply: int) -> None:
     computer.reply(game_id, ply)
 
 
-@task(queue_name=ANALYSIS_QUEUE)
-def analysis_step(analysis_id: int) -> None:
-    """One step of an analysis; the next step is a task of its own."""
-    if analysis.step(analysis_id):
-        ask_for_analysis(analysis_id)
-
-
 @task(queue_name=CLOCK_QUEUE)
 def flag_check(game_id: int) -> None:
     """End ``game_id`` on time if the player to move has run out; else check again when a flag
@@ -161,11 +154,6 @@ def ask_for_reply(game_id: int, ply: int) -> None:
     """Queue the computer's reply for turn ``ply``, due once the deliberate pause has passed."""
     due = timezone.now() + timedelta(seconds=settings.COMPUTER_PAUSE)
     computer_reply.using(run_after=due).enqueue(game_id, ply)
-    DOORBELL.ring()
-
-
-def ask_for_analysis(analysis_id: int) -> None:
-    analysis_step.enqueue(analysis_id)
     DOORBELL.ring()
 
 
@@ -224,7 +212,7 @@ def fail_dead_tasks(queues: list[str]) -> int:
     return failed
 
 
-def _pending(of: Task[..., None]) -> set[int]:
+def pending(of: Task[..., None]) -> set[int]:
     """The first arguments (game or analysis ids) of the pending runs of a task."""
     rows = DBTaskResult.objects.filter(task_path=of.module_path, status__in=_PENDING).values_list(
         "args_kwargs", flat=True
@@ -242,7 +230,7 @@ def ask_for_lost_replies() -> int:
             status=Game.Status.ACTIVE, turn_started_at__lt=quiet, state__position__to_move=1
         )
         .exclude(ai_level="")
-        .exclude(pk__in=_pending(computer_reply))
+        .exclude(pk__in=pending(computer_reply))
     )
     asked = 0
     for game in games.only("pk", "state"):
@@ -262,7 +250,7 @@ def ask_for_lost_flag_checks() -> int:
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE, clock_initial__isnull=False)
         .filter(started_at__lt=timezone.now() - GRACE)
-        .exclude(pk__in=_pending(flag_check))
+        .exclude(pk__in=pending(flag_check))
         .values_list("pk", flat=True)
     )
     for game_id in games:
@@ -270,22 +258,6 @@ def ask_for_lost_flag_checks() -> int:
     if games:
         log.warning("asked again for the flag check of %s game(s)", len(games))
     return len(games)
-
-
-def resume_analyses() -> int:
-    """Resume every queued or running analysis that has no step pending."""
-    quiet = timezone.now() - GRACE
-    lost = (
-        Analysis.objects.filter(status__in=(Analysis.Status.QUEUED, Analysis.Status.RUNNING))
-        .filter(updated_at__lt=quiet)
-        .exclude(pk__in=_pending(analysis_step))
-        .values_list("pk", flat=True)
-    )
-    for analysis_id in lost:
-        ask_for_analysis(analysis_id)
-    if lost:
-        log.warning("resumed %s analysis(es)", len(lost))
-    return len(lost)
 
 
 def prune_finished(queues: list[str]) -> int:
@@ -301,6 +273,15 @@ def prune_finished(queues: list[str]) -> int:
 _pruned_at = -PRUNE_EVERY
 
 
+#: Each queue's recoveries: what a worker of it runs to ask again for lost work.
+_RECOVERIES: dict[str, list[Callable[[], int]]] = {}
+
+
+def recovers(queue: str, recovery: Callable[[], int]) -> None:
+    """A worker of ``queue`` runs ``recovery`` when it starts and every few seconds after."""
+    _RECOVERIES.setdefault(queue, []).append(recovery)
+
+
 def recover(queues: list[str]) -> None:
     """What a worker of ``queues`` runs when it starts and every few seconds after."""
     global _pruned_at
@@ -308,20 +289,12 @@ def recover(queues: list[str]) -> None:
         prune_finished(queues)
         _pruned_at = time.monotonic()
     fail_dead_tasks(queues)
-    if COMPUTER_QUEUE in queues:
-        ask_for_lost_replies()
-    if CLOCK_QUEUE in queues:
-        ask_for_lost_flag_checks()
-    if ANALYSIS_QUEUE in queues:
-        resume_analyses()
+    for queue in queues:
+        for recovery in _RECOVERIES.get(queue, ()):
+            recovery()
 
 
-class _Tasks:
-    """The services' requests (:class:`game.background.Worker`), as these tasks."""
-
-    ask_for_reply = staticmethod(ask_for_reply)
-    ask_for_analysis = staticmethod(ask_for_analysis)
-    ask_for_flag_check = staticmethod(ask_for_flag_check)
-
-
-background.register(_Tasks())
+recovers(COMPUTER_QUEUE, ask_for_lost_replies)
+recovers(CLOCK_QUEUE, ask_for_lost_flag_checks)
+background.answer(background.REPLY, ask_for_reply)
+background.answer(background.FLAG_CHECK, ask_for_flag_check)

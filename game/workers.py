@@ -28,6 +28,7 @@ import threading
 import time
 
 from django.apps import apps
+from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 from django.db.models import Min
 from django.utils import timezone
@@ -40,7 +41,9 @@ from game import cpu, tasks
 
 log = logging.getLogger(__name__)
 
-QUEUES = [tasks.COMPUTER_QUEUE, tasks.ANALYSIS_QUEUE, tasks.CLOCK_QUEUE]
+#: The queues the settings name: the computer's replies, the analyses (``archive.tasks``), the
+#: flag checks.
+QUEUES: list[str] = settings.TASKS["default"]["QUEUES"]
 #: How often a worker runs :func:`game.tasks.recover` (besides on start).
 RECOVER_EVERY = 3.0
 #: How often an embedded worker looks for tasks its own process did not queue.

@@ -88,3 +88,26 @@ def moderator():
 @pytest.fixture
 def root():
     return get_user_model().objects.create_superuser("root", password="pw-root-12345")
+
+
+@pytest.fixture
+def run_tasks(monkeypatch):
+    """Runs the background tasks that are due, here and now, as a task worker would (in the
+    test's transaction, so without closing its connection between tasks)."""
+    from game import workers
+
+    monkeypatch.setattr(workers, "close_old_connections", lambda: None)
+
+    def run() -> None:
+        workers.Worker(
+            queue_names=list(workers.QUEUES),
+            interval=0,
+            batch=True,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id="test-worker",
+            excluded_queue_names=[],
+        ).run()
+
+    return run

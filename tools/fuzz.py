@@ -138,8 +138,9 @@ ROLES = ("anon", "alice", "carol", "mod", "root")
 
 def make_world() -> World:
     """Create the rows :class:`World` describes, through the services (as the site does)."""
+    from archive.models import ImportedGame
     from game import services
-    from game.models import Game, ImportedGame
+    from game.models import Game
     from moderation import services as moderation
     from moderation.models import ModeratorWarning, Report
 
@@ -279,7 +280,7 @@ class Inputs:
         if self.random.random() < 0.05:
             path = path.rstrip("/")  # the slash-less twin
         method = self.random.choices(["GET", "POST", "HEAD", "PUT", "DELETE"], [40, 52, 3, 3, 2])[0]
-        data, content_type, bad = self._body(method, reads_files=route.name == "game:import")
+        data, content_type, bad = self._body(method, reads_files=route.name == "archive:import")
         headers = {"HX-Request": "true"} if self.random.random() < 0.4 else {}
         return HttpInput(
             number,
@@ -415,7 +416,8 @@ class Inputs:
 def stored_state() -> tuple[Any, ...]:
     """What a refused input must leave as it was: every game's version and status, and the
     number of rows of everything players and moderators create."""
-    from game.models import Analysis, Game, ImportedGame, Move
+    from archive.models import Analysis, ImportedGame
+    from game.models import Game, Move
     from moderation.models import ChatMessage, ModerationAction, Report
 
     return (

@@ -264,6 +264,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "game",
+    "archive",  # finished and imported games: records, replays, analyses
     "accounts",
     "moderation",  # after game: its admin extends the game's
     "tools",  # the load test, fuzzer and benches: commands only, imported by nothing

@@ -20,7 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from game import analysis
+from archive import analysis
+from archive import services as archive_services
 from game import services as game_services
 from game.selectors import history_of
 from moderation import services
@@ -166,7 +167,7 @@ def set_up_the_site() -> dict[str, int]:
     )
     game_services.game_create_seek(user=carla, trump="C")
     finished = finished_game(anna, boris)
-    found, _ = game_services.analysis_request(user=anna, game_id=finished.pk, seconds=0.02)
+    found, _ = archive_services.analysis_request(user=anna, game_id=finished.pk, seconds=0.02)
     analysis.run(found.pk)
     return {"table": game.pk, "finished": finished.pk}
 

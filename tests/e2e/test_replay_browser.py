@@ -11,7 +11,7 @@ import threading
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from game import analysis, services
+from archive import analysis, services
 from tests.e2e import helpers
 from tests.games import finished_game
 

@@ -9,9 +9,11 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from archive import services as archive_services
+from archive.models import Analysis
+from archive.replays import replay_of_game
 from game import engine, services
-from game.models import Analysis, Game
-from game.replays import replay_of_game
+from game.models import Game
 from game.selectors import history_of
 from moderation import services as moderation
 from tests.e2e import helpers
@@ -319,7 +321,7 @@ class TableTests(helpers.BrowserTestCase):
 
         def import_and_analyse() -> int:
             text = replay_of_game(Game.objects.get(pk=game.pk)).record.to_text()
-            imported = services.imported_game_create(
+            imported = archive_services.imported_game_create(
                 text=text.replace("resignation", "last_card"), user=None
             )
             # Estimates for the player to move: the third turn drops its player's from +0.2 to

@@ -1,31 +1,6 @@
-"""The web tests' task worker, and a socket listening to a group."""
+"""A socket listening to a group, for the web tests."""
 
 import asyncio
-
-import pytest
-
-
-@pytest.fixture
-def run_tasks(monkeypatch):
-    """Runs the background tasks that are due, here and now, as a task worker would (in the
-    test's transaction, so without closing its connection between tasks)."""
-    from game import workers
-
-    monkeypatch.setattr(workers, "close_old_connections", lambda: None)
-
-    def run() -> None:
-        workers.Worker(
-            queue_names=list(workers.QUEUES),
-            interval=0,
-            batch=True,
-            backend_name="default",
-            startup_delay=False,
-            max_tasks=None,
-            worker_id="test-worker",
-            excluded_queue_names=[],
-        ).run()
-
-    return run
 
 
 def told_to_group(group, change):

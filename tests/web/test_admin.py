@@ -18,8 +18,8 @@ def test_the_admin_lists_users_games_and_moves(client):
         "/admin/game/game/",
         "/admin/game/move/",
         f"/admin/game/game/{game.pk}/change/",
-        "/admin/game/importedgame/",
-        "/admin/game/analysis/",
+        "/admin/archive/importedgame/",
+        "/admin/archive/analysis/",
     ):
         response = client.get(url)
         assert response.status_code == 200, url
@@ -29,5 +29,5 @@ def test_the_admin_lists_users_games_and_moves(client):
 def test_an_analysis_is_not_made_by_hand_in_the_admin(client):
     """The fuzz found the add form's 500 (no thinking time): it is refused instead."""
     client.force_login(get_user_model().objects.create_superuser("mod", password="pw-mod-12345"))
-    assert client.get("/admin/game/analysis/add/").status_code == 403
-    assert client.post("/admin/game/analysis/add/", {"status": "queued"}).status_code == 403
+    assert client.get("/admin/archive/analysis/add/").status_code == 403
+    assert client.post("/admin/archive/analysis/add/", {"status": "queued"}).status_code == 403

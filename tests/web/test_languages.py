@@ -42,7 +42,7 @@ def test_an_unknown_browser_language_gets_english(client: Client) -> None:
 
 
 def test_every_page_has_the_language_menu_naming_each_language_in_itself(client: Client) -> None:
-    for path in ["/", reverse("game:lobby"), reverse("game:archive"), reverse("accounts:login")]:
+    for path in ["/", reverse("game:lobby"), reverse("archive:archive"), reverse("accounts:login")]:
         html = client.get(path, headers={"accept-language": "he"}).content.decode()
         menu = re.search(r'<form class="languages".*?</form>', html, re.S)
         assert menu, f"no language menu on {path}"

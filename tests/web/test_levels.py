@@ -4,8 +4,9 @@ import pytest
 from django.test import override_settings
 from django.utils import translation
 
+from archive.forms import ArchiveForm
 from game.ai import LEVELS
-from game.forms import ArchiveForm, ComputerForm
+from game.forms import ComputerForm
 from game.levels import LEVEL_NAMES
 from game.models import Game
 from tests.catalogues import write_catalogue

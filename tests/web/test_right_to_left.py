@@ -53,8 +53,8 @@ def test_a_replay_keeps_numbered_turns_scores_and_names_apart(client, players) -
     game = finished_game(alice, bob)
     first = game.moves.order_by("ply").first().notation
 
-    replay = client.get(reverse("game:replay", args=[game.pk]), headers=HEBREW).content.decode()
-    archive = client.get(reverse("game:archive"), headers=HEBREW).content.decode()
+    replay = client.get(reverse("archive:replay", args=[game.pk]), headers=HEBREW).content.decode()
+    archive = client.get(reverse("archive:archive"), headers=HEBREW).content.decode()
 
     assert f'<bdi dir="ltr" class="notation">1. {first}</bdi>' in replay
     assert f"<h1><bdi>alice!</bdi> {DASH} <bdi>bob</bdi></h1>" in replay

@@ -19,8 +19,9 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from archive.models import ImportedGame
 from game import services
-from game.models import ImportedGame, Move
+from game.models import Move
 from moderation.models import ChatMessage
 from yourtrumps_site.asgi import websocket_routes
 from yourtrumps_site.sockets import UNKNOWN_PATH_CODE
@@ -108,13 +109,13 @@ def test_a_nul_in_a_form_field_is_refused_and_changes_nothing(client, alice, gam
 @pytest.mark.django_db
 def test_an_uploaded_record_holding_a_nul_is_refused_with_a_message(client, alice, game):
     services.game_resign(game_id=game.pk, user=alice)
-    record = client.get(reverse("game:record", args=[game.pk])).content
+    record = client.get(reverse("archive:record", args=[game.pk])).content
     upload = SimpleUploadedFile("game.txt", record.replace(b"\n\n", b"\n\n\x00", 1))
-    response = client.post(reverse("game:import"), {"file": upload})
+    response = client.post(reverse("archive:import"), {"file": upload})
     assert response.status_code == 200
     assert "NUL character" in response.content.decode()
     assert not ImportedGame.objects.exists()
-    fine = client.post(reverse("game:import"), {"file": SimpleUploadedFile("game.txt", record)})
+    fine = client.post(reverse("archive:import"), {"file": SimpleUploadedFile("game.txt", record)})
     assert fine.status_code == 302 and ImportedGame.objects.count() == 1  # the check can pass
 
 

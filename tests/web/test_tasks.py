@@ -13,8 +13,12 @@ from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import analysis, services, tasks, workers
-from game.models import Analysis, Game
+from archive import analysis
+from archive import services as archive_services
+from archive import tasks as archive_tasks
+from archive.models import Analysis
+from game import services, tasks, workers
+from game.models import Game
 from game.selectors import stored_state
 from tests.games import finished_game
 
@@ -165,7 +169,7 @@ def test_a_worker_outlives_an_error_around_its_tasks_and_still_plays_the_reply(
 
 def test_an_analysis_stopped_midway_resumes_where_it_stopped(alice, bob, run_tasks):
     game = finished_game(alice, bob)
-    found, _ = services.analysis_request(user=alice, game_id=game.pk, seconds=0.02)
+    found, _ = archive_services.analysis_request(user=alice, game_id=game.pk, seconds=0.02)
     for _ in range(3):
         analysis.step(found.pk)
     Analysis.objects.filter(pk=found.pk).update(updated_at=timezone.now() - timedelta(seconds=10))
@@ -210,7 +214,7 @@ def test_the_doorbell_wakes_a_waiting_worker_at_once_and_a_late_waiter_does_not_
 def test_queueing_a_reply_or_an_analysis_rings_this_process_s_workers():
     before = tasks.DOORBELL.rings
     tasks.ask_for_reply(1, 0)
-    tasks.ask_for_analysis(1)
+    archive_tasks.ask_for_analysis(1)
     assert tasks.DOORBELL.rings == before + 2
 
 
@@ -238,7 +242,9 @@ def test_a_worker_of_another_process_hears_a_task_queued_at_once_and_otherwise_w
         waiter = threading.Thread(target=wait)
         waiter.start()
         time.sleep(0.2)
-        tasks.ask_for_analysis(1)  # this thread's connection: another session than the listener's
+        archive_tasks.ask_for_analysis(
+            1
+        )  # this thread's connection: another session than the listener's
         waiter.join(timeout=10)
         assert waited and waited[0] < 5
         tasks.ask_for_reply(1, 0)  # queued while nobody waits: the next wait ends at once
@@ -263,9 +269,9 @@ def test_a_listener_whose_connection_is_lost_sleeps_then_listens_again():
         started = time.monotonic()
         listener.wait(0.3)  # no error: the timeout slept out
         assert time.monotonic() - started >= 0.25
-        tasks.ask_for_analysis(1)
+        archive_tasks.ask_for_analysis(1)
         listener.wait(0)  # opened again: listening
-        tasks.ask_for_analysis(1)
+        archive_tasks.ask_for_analysis(1)
         started = time.monotonic()
         listener.wait(30)
         assert time.monotonic() - started < 5

@@ -23,7 +23,7 @@
 The seed, the trumps and the rules give the deal (``engine.deal``), so the
 turns alone replay the game. Reading a record checks every turn with the
 engine and names the line of the first problem. Only the engine is needed
-here: the stored game becomes a :class:`Record` in :mod:`game.replays`.
+here: the stored game becomes a :class:`Record` in :mod:`archive.replays`.
 """
 
 from __future__ import annotations

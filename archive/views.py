@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from game import services
-from game.forms import ArchiveForm, RecordForm
-from game.models import Game, ImportedGame
-from game.replays import Replay, replay_of_game, replay_of_import
-from game.selectors import archive as archived_games
+from archive import services
+from archive.forms import ArchiveForm, RecordForm
+from archive.models import ImportedGame
+from archive.replays import Replay, replay_of_game, replay_of_import
+from archive.selectors import archive as archived_games
+from game.models import Game
 from game.services import GameError
 
 GAMES_PER_PAGE = 25
@@ -33,7 +34,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     context = {"form": form, "page": page, "query": query.urlencode()}
-    template = "game/_archive_page.html" if request.htmx else "game/archive.html"
+    template = "archive/_archive_page.html" if request.htmx else "archive/archive.html"
     return render(request, template, context)
 
 
@@ -48,7 +49,7 @@ def _ply(request: HttpRequest, replay: Replay) -> int:
 def _show(request: HttpRequest, replay: Replay) -> HttpResponse:
     frame = replay.frame(_ply(request, replay))
     context = {"replay": replay, "frame": frame}
-    template = "game/_replay.html" if request.htmx else "game/replay.html"
+    template = "archive/_replay.html" if request.htmx else "archive/replay.html"
     return render(request, template, context)
 
 
@@ -93,7 +94,7 @@ def record_import(request: HttpRequest) -> HttpResponse:
         imported = services.imported_game_create(text=form.cleaned_data["text"], user=request.user)
         messages.success(request, _("The record is valid: here is the game."))
         return redirect(imported)
-    return render(request, "game/import.html", {"form": form})
+    return render(request, "archive/import.html", {"form": form})
 
 
 def _analyse(request: HttpRequest, replay_url: str, **target: int) -> HttpResponse:
@@ -110,7 +111,7 @@ def _analyse(request: HttpRequest, replay_url: str, **target: int) -> HttpRespon
 @require_POST
 def analyse(request: HttpRequest, pk: int) -> HttpResponse:
     _finished(pk)
-    return _analyse(request, reverse("game:replay", args=[pk]), game_id=pk)
+    return _analyse(request, reverse("archive:replay", args=[pk]), game_id=pk)
 
 
 @require_POST

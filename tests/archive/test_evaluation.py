@@ -2,9 +2,9 @@
 
 import pytest
 
+from archive.evaluation import chart_of, score, slip_of
 from game import engine
 from game.ai.review import Note
-from game.evaluation import chart_of, score, slip_of
 
 
 def note(before, after, *, exact=(False, False), blunder=False, only=False) -> Note:

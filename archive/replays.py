@@ -15,10 +15,12 @@ from typing import Any
 
 from django.urls import reverse
 
-from game import engine, records
+from archive import records
+from archive.evaluation import Chart, Slip, chart_of, slip_of
+from archive.models import Analysis, ImportedGame
+from game import engine
 from game.ai.review import Note, annotate, decided_at
-from game.evaluation import Chart, Slip, chart_of, slip_of
-from game.models import Analysis, Game, ImportedGame
+from game.models import Game
 from game.selectors import start_position
 from game.tables import Seat, sorted_hand
 
@@ -160,9 +162,9 @@ class Replay:
     @property
     def url(self) -> str:
         if self.game is not None:
-            return reverse("game:replay", args=[self.game.pk])
+            return reverse("archive:replay", args=[self.game.pk])
         assert self.imported is not None
-        return reverse("game:imported", args=[self.imported.pk])
+        return reverse("archive:imported", args=[self.imported.pk])
 
     @property
     def reason(self) -> str:

@@ -8,9 +8,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from game import analysis, engine, records, services
-from game.models import Analysis, ImportedGame
-from game.replays import replay_of_game
+from archive import analysis, records
+from archive import services as archive_services
+from archive.models import Analysis, ImportedGame
+from archive.replays import replay_of_game
+from game import engine, services
 from game.selectors import history_of
 from game.templatetags.cards import face
 from tests.games import DEAL, finished_game
@@ -44,7 +46,7 @@ def test_every_ply_shows_the_engines_position(client, finished):
     played = [m.notation for m in finished.moves.order_by("ply")]
     start = engine.deal(SEED, finished.trumps, finished.rules, first=finished.first_player)
     engine_game = engine.Game(start)
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     for ply in range(len(played) + 1):
         if ply:
             engine_game.play(played[ply - 1])
@@ -61,7 +63,7 @@ def test_every_ply_shows_the_engines_position(client, finished):
 
 
 def test_a_step_is_a_partial_and_the_page_a_whole_page(client, finished):
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     page = client.get(url, {"ply": 3}).content.decode()
     step = client.get(url, {"ply": 3}, **HX).content.decode()
     assert "<html" in page and 'id="replay"' in page
@@ -72,7 +74,7 @@ def test_a_step_is_a_partial_and_the_page_a_whole_page(client, finished):
 
 def test_the_turn_just_played_is_highlighted(client, finished):
     first = finished.moves.get(ply=0).notation
-    step = client.get(reverse("game:replay", args=[finished.pk]), {"ply": 1}, **HX)
+    step = client.get(reverse("archive:replay", args=[finished.pk]), {"ply": 1}, **HX)
     moved = step.context["frame"].moved
     if first == "take":
         assert moved  # the taken cards, in the taker's hand
@@ -82,7 +84,7 @@ def test_the_turn_just_played_is_highlighted(client, finished):
 
 
 def test_a_bad_or_missing_ply_shows_the_end_and_out_of_range_is_clamped(client, finished):
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     last = finished.moves.count()
     assert client.get(url).context["frame"].ply == last
     assert client.get(url, {"ply": "x"}).context["frame"].ply == last
@@ -105,45 +107,45 @@ def test_clocks_show_the_time_left_at_each_ply(finished):
 def test_a_game_in_play_has_no_replay_yet(client, alice, bob):
     seek = services.game_create_seek(user=alice, trump="S")
     game = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    response = client.get(reverse("game:replay", args=[game.pk]))
+    response = client.get(reverse("archive:replay", args=[game.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("game:table", args=[game.pk])
-    assert client.get(reverse("game:replay", args=[99_999])).status_code == 404
+    assert client.get(reverse("archive:replay", args=[99_999])).status_code == 404
 
 
 def test_the_finished_table_links_to_its_replay(client, finished):
     page = client.get(reverse("game:table", args=[finished.pk])).content.decode()
-    assert reverse("game:replay", args=[finished.pk]) in page
+    assert reverse("archive:replay", args=[finished.pk]) in page
 
 
 # -- records ---------------------------------------------------------------------------------
 
 
 def test_export_then_import_gives_the_same_game(client, alice, finished):
-    text = client.get(reverse("game:record", args=[finished.pk]))
+    text = client.get(reverse("archive:record", args=[finished.pk]))
     assert text["Content-Disposition"] == f'attachment; filename="yourtrumps-{finished.pk}.txt"'
     body = text.content.decode()
     assert "Player0: alice" in body and "Player1: bob" in body and f"Seed: {SEED}" in body
 
     client.force_login(alice)
-    response = client.post(reverse("game:import"), {"text": body})
+    response = client.post(reverse("archive:import"), {"text": body})
     imported = ImportedGame.objects.get()
-    assert response["Location"] == reverse("game:imported", args=[imported.pk])
+    assert response["Location"] == reverse("archive:imported", args=[imported.pk])
     viewer = client.get(response["Location"])
     played = [m.notation for m in finished.moves.order_by("ply")]
     assert [turn for _, turn, _, _ in viewer.context["replay"].turns] == played
     assert viewer.context["frame"].position == history_of(finished).position
-    again = client.get(reverse("game:imported_record", args=[imported.pk])).content.decode()
+    again = client.get(reverse("archive:imported_record", args=[imported.pk])).content.decode()
     assert records.parse(again).turns == records.parse(body).turns
 
 
 def test_a_record_can_be_uploaded_as_a_file(client, alice, finished):
-    body = client.get(reverse("game:record", args=[finished.pk])).content
+    body = client.get(reverse("archive:record", args=[finished.pk])).content
     client.force_login(alice)
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("game.txt", body, content_type="text/plain")
-    response = client.post(reverse("game:import"), {"file": upload})
+    response = client.post(reverse("archive:import"), {"file": upload})
     assert response.status_code == 302
     assert ImportedGame.objects.count() == 1
 
@@ -170,11 +172,11 @@ def test_a_record_can_be_uploaded_as_a_file(client, alice, finished):
     ],
 )
 def test_a_malformed_record_is_refused_naming_the_line(client, finished, change, message):
-    body = client.get(reverse("game:record", args=[finished.pk])).content.decode()
+    body = client.get(reverse("archive:record", args=[finished.pk])).content.decode()
     lines = body.splitlines()
     turns = lines.index("") + 1  # the first turn's index
     text = "\n".join(change(lines, turns))
-    response = client.post(reverse("game:import"), {"text": text})
+    response = client.post(reverse("archive:import"), {"text": text})
     assert response.status_code == 200
     expected = message.format(turn0=turns + 1, turn2=turns + 3)
     assert expected in html.unescape(response.content.decode())
@@ -184,9 +186,10 @@ def test_a_malformed_record_is_refused_naming_the_line(client, finished, change,
 def test_an_empty_or_binary_upload_is_refused(client):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    assert "Paste a record" in client.post(reverse("game:import"), {"text": " "}).content.decode()
+    blank = client.post(reverse("archive:import"), {"text": " "})
+    assert "Paste a record" in blank.content.decode()
     binary = SimpleUploadedFile("x.txt", b"\xff\xfe\x00bad", content_type="text/plain")
-    response = client.post(reverse("game:import"), {"file": binary})
+    response = client.post(reverse("archive:import"), {"file": binary})
     assert "not UTF-8" in response.content.decode()
 
 
@@ -195,11 +198,11 @@ def test_an_empty_or_binary_upload_is_refused(client):
 
 def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, alice, finished, settings):
     settings.ANALYSIS_SECONDS = 0.05
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     page = client.get(url).content.decode()
     assert "Ask the computer to analyse" in page
 
-    found, queued = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
+    found, queued = archive_services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
     assert queued
     running = client.get(url, {"ply": 5}, **HX).content.decode()
     assert "<progress" in running and 'hx-trigger="every 2s"' in running
@@ -223,17 +226,19 @@ def test_analysis_reviews_every_position_and_the_viewer_shows_it(client, alice, 
 
 
 def test_analysis_is_asked_once_and_restarted_only_when_failed(alice, bob, finished):
-    first, queued = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
-    again, queued_again = services.analysis_request(user=bob, game_id=finished.pk, seconds=0.05)
+    first, queued = archive_services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
+    again, queued_again = archive_services.analysis_request(
+        user=bob, game_id=finished.pk, seconds=0.05
+    )
     assert queued and not queued_again and again.pk == first.pk
 
-    services.analysis_finish(analysis_id=first.pk, error="boom")
-    _, retried = services.analysis_request(user=bob, game_id=finished.pk, seconds=0.05)
+    archive_services.analysis_finish(analysis_id=first.pk, error="boom")
+    _, retried = archive_services.analysis_request(user=bob, game_id=finished.pk, seconds=0.05)
     assert retried
     assert Analysis.objects.get(pk=first.pk).requested_by == bob
 
-    services.analysis_finish(analysis_id=first.pk)
-    _, done_again = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
+    archive_services.analysis_finish(analysis_id=first.pk)
+    _, done_again = archive_services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
     assert not done_again
 
 
@@ -241,7 +246,7 @@ def test_a_game_in_play_cannot_be_analysed(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S")
     game = services.game_join(game_id=seek.pk, user=bob, trump="H")
     with pytest.raises(services.GameError):
-        services.analysis_request(user=alice, game_id=game.pk, seconds=0.05)
+        archive_services.analysis_request(user=alice, game_id=game.pk, seconds=0.05)
 
 
 def test_asking_for_analysis_in_the_browser_queues_it_and_a_worker_runs_it(
@@ -249,10 +254,10 @@ def test_asking_for_analysis_in_the_browser_queues_it_and_a_worker_runs_it(
 ):
     settings.ANALYSIS_SECONDS = 0.02
     client.force_login(alice)
-    url = reverse("game:analyse", args=[finished.pk])
+    url = reverse("archive:analyse", args=[finished.pk])
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(url, {"ply": "4"})
-    assert response["Location"] == reverse("game:replay", args=[finished.pk]) + "?ply=4"
+    assert response["Location"] == reverse("archive:replay", args=[finished.pk]) + "?ply=4"
     found = Analysis.objects.get(game=finished)
     assert found.status == Analysis.Status.QUEUED and found.requested_by == alice
     run_tasks()
@@ -262,24 +267,24 @@ def test_asking_for_analysis_in_the_browser_queues_it_and_a_worker_runs_it(
 
 
 def test_only_logged_in_users_may_ask_for_an_analysis(client, finished):
-    response = client.post(reverse("game:analyse", args=[finished.pk]), follow=True)
+    response = client.post(reverse("archive:analyse", args=[finished.pk]), follow=True)
     assert "Log in to ask the computer for an analysis." in response.content.decode()
     assert not Analysis.objects.exists()
 
 
 def test_a_user_may_have_two_analyses_under_way_not_three(client, alice, bob, finished):
     text = replay_of_game(finished).record.to_text()
-    imports = [services.imported_game_create(text=text, user=alice) for _ in range(3)]
+    imports = [archive_services.imported_game_create(text=text, user=alice) for _ in range(3)]
     for imported in imports[:2]:
-        services.analysis_request(user=alice, imported_id=imported.pk, seconds=0.05)
+        archive_services.analysis_request(user=alice, imported_id=imported.pk, seconds=0.05)
     client.force_login(alice)
-    response = client.post(reverse("game:analyse_imported", args=[imports[2].pk]), follow=True)
+    response = client.post(reverse("archive:analyse_imported", args=[imports[2].pk]), follow=True)
     assert "You have 2 analyses under way" in response.content.decode()
     assert not Analysis.objects.filter(imported=imports[2]).exists()
-    _, queued = services.analysis_request(user=bob, imported_id=imports[2].pk, seconds=0.05)
+    _, queued = archive_services.analysis_request(user=bob, imported_id=imports[2].pk, seconds=0.05)
     assert queued  # the limit is per user
-    services.analysis_finish(analysis_id=imports[0].analysis.pk)
-    _, queued = services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
+    archive_services.analysis_finish(analysis_id=imports[0].analysis.pk)
+    _, queued = archive_services.analysis_request(user=alice, game_id=finished.pk, seconds=0.05)
     assert queued  # one finished: room for another
 
 
@@ -320,13 +325,13 @@ def archived(alice, bob, carol):
 
 
 def shown(client, **query):
-    response = client.get(reverse("game:archive"), query)
+    response = client.get(reverse("archive:archive"), query)
     assert response.status_code == 200
     return {g.pk for g in response.context["page"].object_list}, response
 
 
 def test_the_archive_lists_finished_games_newest_first(client, archived):
-    response = client.get(reverse("game:archive"))
+    response = client.get(reverse("archive:archive"))
     games = list(response.context["page"].object_list)
     assert archived["in_play"] not in games
     assert games[-1] == archived["carol_loses_to_easy"]  # the oldest
@@ -369,27 +374,27 @@ def test_won_or_lost_needs_a_player_and_says_so(client, archived):
 
 
 def test_the_archive_pages_keeping_its_filters(client, archived, monkeypatch):
-    from game import replay_views
+    from archive import views as replay_views
 
     monkeypatch.setattr(replay_views, "GAMES_PER_PAGE", 2)
-    first = client.get(reverse("game:archive"), {"opponent": "person"})
+    first = client.get(reverse("archive:archive"), {"opponent": "person"})
     assert len(first.context["page"].object_list) == 2
-    everyone = client.get(reverse("game:archive"))
+    everyone = client.get(reverse("archive:archive"))
     assert everyone.context["page"].paginator.num_pages == 2
-    second = client.get(reverse("game:archive"), {"page": 2})
+    second = client.get(reverse("archive:archive"), {"page": 2})
     assert [g.pk for g in second.context["page"].object_list] == [
         archived["bob_beats_alice"].pk,  # three days old
         archived["carol_loses_to_easy"].pk,  # nine
     ]
     assert "opponent=person" not in everyone.content.decode()
-    filtered = client.get(reverse("game:archive"), {"player": "alice"}).content.decode()
+    filtered = client.get(reverse("archive:archive"), {"player": "alice"}).content.decode()
     assert "?player=alice&amp;page=2" in filtered
 
 
 def test_profiles_link_to_their_games(client, archived):
     profile = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
-    assert reverse("game:archive") + "?player=alice" in profile
-    assert reverse("game:replay", args=[archived["alice_beats_bob"].pk]) in profile
+    assert reverse("archive:archive") + "?player=alice" in profile
+    assert reverse("archive:replay", args=[archived["alice_beats_bob"].pk]) in profile
 
 
 def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
@@ -404,7 +409,7 @@ def test_a_stored_blunder_is_marked_in_the_viewer_and_counted(client, finished):
     Analysis.objects.create(
         game=finished, seconds=0.1, positions=positions, status=Analysis.Status.DONE
     )
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
     assert "Blunder:" in step and "it turned a proven win into a loss." in step
     assert step.count('title="Blunder">??</span>') == 1
@@ -433,7 +438,7 @@ def test_a_blunder_by_the_estimate_is_counted_apart_from_the_proven_ones(client,
     ply = next(p for p, position in enumerate(history.positions) if position.to_move == loser)
     lead = 1 if loser == 0 else -1
     estimated(finished, [0.5 * lead] * (ply + 1) + [-0.9 * lead] * (history.ply - ply - 1))
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     step = html.unescape(client.get(url, {"ply": ply + 1}, **HX).content.decode())
     assert "Blunder (by the estimate) (??)" in step
     assert step.count('title="Blunder (by the estimate)">(??)</span>') == 1
@@ -448,7 +453,7 @@ def test_the_value_chart_writes_its_numbers_with_points_in_every_language(
 ):
     # Galician's decimal comma in an SVG coordinate (x1="205,71") makes Chromium drop the line.
     estimated(finished, [0.1, 0.37, -0.43])
-    url = reverse("game:replay", args=[finished.pk])
+    url = reverse("archive:replay", args=[finished.pk])
     page = client.get(url, {"ply": 3}, headers={"accept-language": language}).content.decode()
     assert f'<html lang="{language}"' in page
     svg = re.search(r"<svg .*?</svg>", page, re.S)[0]

@@ -2,7 +2,7 @@
 
 A step reviews one position (``game.ai.review``), or, once every position is
 reviewed, checks one turn that kept a proven result for being the only one
-that did. Each step is a task of its own (:func:`game.tasks.analysis_step`):
+that did. Each step is a task of its own (:func:`archive.tasks.analysis_step`):
 the viewer shows progress, a worker serves several analyses in turn, and an
 analysis stopped by a crash resumes at its next step.
 """
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 
-from game import cpu, services
+from archive import services
+from archive.models import Analysis
+from archive.replays import replay_of_analysis
+from game import cpu
 from game.ai.review import annotate, only_turn, review_position
 from game.engine import position_to_json
-from game.models import Analysis
-from game.replays import replay_of_analysis
 
 log = logging.getLogger(__name__)
 
