@@ -6,8 +6,6 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from moderation.selectors import is_banned_username
-
 
 class SignUpForm(UserCreationForm):
     """A username and a password (twice); an email address only if the player wants one."""
@@ -32,7 +30,9 @@ class LoginForm(AuthenticationForm):
     }
 
     def clean(self) -> dict[str, object]:
+        # Only a moderator's ban makes an account inactive (moderation.services.moderation_ban).
         username = self.cleaned_data.get("username")
-        if username and is_banned_username(username):
+        users = get_user_model().objects
+        if username and users.filter(username=username, is_active=False).exists():
             raise ValidationError(self.error_messages["banned"], code="banned")
         return super().clean()

@@ -200,8 +200,3 @@ def pending_warnings(user: object) -> list[ModeratorWarning]:
 
 def reports_about(game: Game) -> QuerySet[Report]:
     return Report.objects.filter(game=game).select_related("reporter", "reported")
-
-
-def is_banned_username(username: str) -> bool:
-    """Whether the account called ``username`` is banned (the login form says so)."""
-    return Standing.objects.filter(user__username=username, banned_at__isnull=False).exists()
