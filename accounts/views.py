@@ -15,7 +15,6 @@ from accounts import backends
 from accounts.forms import SignUpForm
 from accounts.models import Profile
 from accounts.services import profile_set_language, user_sign_up
-from game.selectors import player_record, recent_games
 
 
 def remember_language(response: HttpResponseBase, language: str) -> None:
@@ -71,9 +70,6 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page; their games come from the game app's ``player_games`` tag."""
     player = get_object_or_404(get_user_model(), username=username)
-    return render(
-        request,
-        "accounts/profile.html",
-        {"player": player, "record": player_record(player), "games": recent_games(player)},
-    )
+    return render(request, "accounts/profile.html", {"player": player})
