@@ -8,7 +8,7 @@ from game import consumers
 class GameIdConverter:
     """A game's id as the database can hold it (a positive 64-bit integer): a socket for any
     other number matches no route and is refused as a game that does not exist, before any read
-    (the game's reads are built once and hand the id to the database as it is)."""
+    (the database takes the id as it is)."""
 
     regex = "[0-9]{1,19}"
     largest = 2**63 - 1

@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from game import engine
 from game.models import Game, Move
-from yourtrumps_site.serving.prepared import Prepared
 
 
 def start_position(game: Game) -> engine.Position:
@@ -21,32 +20,20 @@ def start_position(game: Game) -> engine.Position:
 def version_of(game_id: int) -> tuple[int, bool] | None:
     """The game's version and whether its chat has started, or ``None`` if there is no such game:
     all that a socket arriving at a game this process keeps needs to read (``game.consumers``)."""
-    row = _VERSION.first(game_id)
+    row = Game.objects.filter(pk=game_id).values_list("version", "chat_started").first()
     return None if row is None else (row[0], bool(row[1]))
-
-
-_VERSION = Prepared(
-    lambda: Game.objects.filter(pk=0).order_by().values_list("version", "chat_started")
-)
 
 
 def game_with_players(game_id: int) -> Game | None:
     """The game with both its players, or ``None`` if there is no such game: what a socket
     arriving at a game this process does not keep reads (``game.consumers``)."""
-    return _GAME.instance(game_id)
-
-
-_GAME = Prepared(lambda: Game.objects.select_related("seat0", "seat1").filter(pk=0).order_by())
+    return Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
 
 
 def notations_of(game_id: int) -> tuple[str, ...]:
     """The notations of the game's turns in ply order (its move log, as text)."""
-    return tuple(notation for (notation,) in _NOTATIONS.all(game_id))
-
-
-_NOTATIONS = Prepared(
-    lambda: Move.objects.filter(game_id=0).order_by("ply").values_list("notation")
-)
+    notations = Move.objects.filter(game_id=game_id).order_by("ply")
+    return tuple(notations.values_list("notation", flat=True))
 
 
 def history_of(game: Game) -> engine.Game:

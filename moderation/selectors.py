@@ -20,7 +20,6 @@ from moderation.models import (
     Standing,
 )
 from moderation.services import chat_muted_notice
-from yourtrumps_site.serving.prepared import Prepared
 
 #: How many of a game's latest chat messages a page shows.
 CHAT_SHOWN = 100
@@ -41,13 +40,9 @@ def standing_of(user: object) -> Standing | None:
 
 def is_banned(user: object) -> bool:
     """Whether ``user``'s account is banned, read afresh: a socket's user may be stale."""
-    return bool(getattr(user, "pk", None)) and _BANNED.first(user.pk) is not None
-
-
-#: Every socket's arrival asks (``moderation.chat.refused``).
-_BANNED = Prepared(
-    lambda: Standing.objects.filter(user_id=0, banned_at__isnull=False).values_list("pk")[:1]
-)
+    if not getattr(user, "pk", None):
+        return False
+    return Standing.objects.filter(user_id=user.pk, banned_at__isnull=False).exists()
 
 
 def muted_by(user: object) -> set[int]:

@@ -384,7 +384,7 @@ TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 50 if _SQLITE else 1000) / 1000
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, its session's user read with SQL built once (accounts.backends).
+    # Django's ModelBackend, under the name the players' sessions store (accounts.backends).
     "accounts.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
@@ -444,8 +444,6 @@ STORAGES = {
 
 HTTPS = env_bool("HTTPS", default=not DEBUG)
 SESSION_COOKIE_SECURE = HTTPS
-# Django's database sessions, read with SQL built once (every request and socket reads one).
-SESSION_ENGINE = "accounts.sessions"
 CSRF_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS

@@ -1,5 +1,5 @@
-"""The session engine (``accounts.sessions``): Django's database sessions, read with SQL built
-once; what a logged-in player relies on, on a page and on a game's socket."""
+"""Sessions (Django's database sessions): what a logged-in player relies on, on a page and on a
+game's socket."""
 
 from datetime import timedelta
 
