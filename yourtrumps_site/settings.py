@@ -143,15 +143,18 @@ def database_config(
     """The default database: PostgreSQL from ``url``, or SQLite in ``base_dir`` without one.
 
     The SQLite test database is a file (not in-memory) so that live-server tests, whose server
-    runs in another thread or process, see the same data; its connections are kept open for the
-    next thread (``yourtrumps_site.serving.sqlite_pool``). PostgreSQL connections come from a pool
-    of at most ``pool_size`` per process (see the module's docstring for its size).
+    runs in another thread or process, see the same data; each thread keeps its SQLite connection
+    (``CONN_MAX_AGE = None``: the request, socket and task threads live long). PostgreSQL
+    connections come from a pool of at most ``pool_size`` per process (see the module's docstring
+    for its size).
     """
     if not url:
         return {
-            "ENGINE": "yourtrumps_site.serving.sqlite_pool",
+            "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "db.sqlite3",
             "OPTIONS": dict(SQLITE_OPTIONS),
+            # Each thread keeps its connection (the request, socket and task threads live long).
+            "CONN_MAX_AGE": None,
             "TEST": {"NAME": base_dir / "db.sqlite3-test"},
         }
     if pool_size < 1:
@@ -330,7 +333,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # On SQLite a few, so that the request holding the write lock is not starved of the GIL; on
 # PostgreSQL requests wait on the database and Redis, and a bound only queued them (500 games on
 # two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
-_SQLITE = DATABASES["default"]["ENGINE"] == "yourtrumps_site.serving.sqlite_pool"
+_SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
 # The turns sent over sockets and their tables have threads of their own, so that games in play
 # go on while a crowd opens its sockets. On SQLite one: a second only waits for the first's write

@@ -23,7 +23,8 @@ from yourtrumps_site.settings import (
 def test_database_is_sqlite_in_the_project_when_database_url_is_unset(tmp_path: Path) -> None:
     config = database_config(None, base_dir=tmp_path)
 
-    assert config["ENGINE"] == "yourtrumps_site.serving.sqlite_pool"
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["CONN_MAX_AGE"] is None  # each thread keeps its connection
     assert config["NAME"] == tmp_path / "db.sqlite3"
     assert config["TEST"]["NAME"] == tmp_path / "db.sqlite3-test"  # a file, not in memory
 

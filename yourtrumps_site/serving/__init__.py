@@ -8,7 +8,7 @@ installed release is another, so that an upgrade is read against them before it 
 
 #: Package (as installed) -> the release the code here was written against.
 WRITTEN_AGAINST = {
-    "django": "5.2.19",  # handler.py, sqlite_pool/
+    "django": "5.2.19",  # handler.py
     "asgiref": "3.13.0",  # handler.py: ThreadSensitiveContext(executor=)
     "channels": "4.3.2",  # socket_threads.py, channel_layer.py (the in-memory layer)
     "channels-redis": "4.3.0",  # channel_layer.py (the pub/sub layer's private classes)

@@ -1,1 +1,0 @@
-"""Django's SQLite backend, keeping its connections open for the next thread (see ``base``)."""
