@@ -2,5 +2,5 @@
 
 Nothing of the site imports them; the management commands under ``tools/management`` are thin
 doors to them (``manage.py loadtest``, ``fuzz``, ``bench_move``, ``bench_socket``,
-``bench_layer``, ``reply_latency``).
+``reply_latency``).
 """

@@ -10,7 +10,6 @@ socket on any other path is refused cleanly (:class:`yourtrumps_site.sockets.Unk
 import gc
 import os
 
-from yourtrumps_site.serving import daphne_patches  # noqa: F401  (Daphne and autobahn, patched)
 from yourtrumps_site.serving.handler import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")

@@ -194,8 +194,8 @@ REDIS_SOCKET_TIMEOUT = 15
 
 
 def channel_layers_config(url: str | None) -> dict[str, Any]:
-    """The channel layers: channels-redis's pub/sub layer on ``url`` (sending each process's
-    messages together: ``channel_layer.RedisChannelLayer``), or the in-memory layer without one.
+    """The channel layers: channels-redis's pub/sub layer on ``url``, as shipped, or the in-memory
+    layer without one (``serving.channel_layer.EmbeddedChannelLayer``).
 
     The in-memory layer only reaches consumers in the same process: fine for one Daphne process,
     wrong for several. With Redis each process holds two connections to it: one subscribed to
@@ -230,7 +230,7 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     }
     return {
         "default": {
-            "BACKEND": "yourtrumps_site.serving.channel_layer.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [host]},
         }
     }

@@ -11,9 +11,4 @@ WRITTEN_AGAINST = {
     "django": "5.2.19",  # handler.py
     "asgiref": "3.13.0",  # handler.py: ThreadSensitiveContext(executor=)
     "channels": "4.3.2",  # socket_threads.py, channel_layer.py (the in-memory layer)
-    "channels-redis": "4.3.0",  # channel_layer.py (the pub/sub layer's private classes)
-    "redis": "8.2.0",  # channel_layer.py (through channels-redis's connection)
-    "daphne": "4.2.3",  # daphne_patches.py
-    "autobahn": "26.11.1",  # daphne_patches.py
-    "twisted": "26.10.0",  # daphne_patches.py (Daphne's WebRequest is Twisted's Request)
 }
