@@ -48,7 +48,7 @@ messages: $(RUN_STAMP)
 # Serves http://127.0.0.1:8000 with Daphne (Django's runserver is Daphne's ASGI server here).
 # Uses DATABASE_URL / REDIS_URL when set in the environment, else SQLite and in-memory channels.
 # A socket's handshake may wait 30 s for its consumer (Daphne's default, 5 s, resets the sockets
-# of a crowd arriving at once, and each comes back as a reconnection: README, "Load test").
+# of a crowd arriving at once, and each comes back as a reconnection: the git log of docs/load.md).
 run: catalogues
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver --websocket_handshake_timeout 30 $(HOST):$(PORT)

@@ -143,7 +143,7 @@ def _save_transaction() -> Any:
     the statements alone. On PostgreSQL the turn costs two round trips to the database, the
     pool's check and the statement, instead of five (with BEGIN, a second statement and
     COMMIT): on ``make serve`` at 500 games, 3.1 ms of the two Daphne processes' CPU a turn
-    against 3.6, and 15% less of PostgreSQL's (README, "Load test")."""
+    against 3.6, and 15% less of PostgreSQL's (git log of docs/load.md)."""
     if connection.vendor == "postgresql" or connection.in_atomic_block:
         return nullcontext()
     return transaction.atomic()

@@ -25,10 +25,10 @@ Environment variables:
   handler); default true when ``DEBUG`` is true.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
-- ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses): ``embedded``
-  (default: each web server, ``runserver`` or ``daphne``, serves the queues from threads of its
-  own, searching in child processes that die with it) or ``external`` (only ``manage.py
-  db_worker`` processes, any number, anywhere).
+- ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses, flag
+  checks): ``embedded`` (default: each web server, ``runserver`` or ``daphne``, serves the
+  queues from threads of its own, searching in child processes that die with it) or
+  ``external`` (only ``manage.py db_worker`` processes, any number, anywhere).
 - ``TASK_POLL_MS``: how often an idle task worker looks for new work; default 50 on SQLite, 1000
   on PostgreSQL (where a worker is told of each task queued, by ``NOTIFY``).
 - ``COMPUTER_PAUSE_MS``: the computer's pause before it starts thinking; default 600.
@@ -204,7 +204,7 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     kept every process's messages in a list in Redis, and made four round trips to Redis for
     each message a process received and three for each group message sent, each socket's receive
     loop taking turns at the read: on ``make serve`` at 500 games, a third of the CPU of a move
-    (README, "Load test"). Pub/sub has no capacity to overflow and no group expiry: a message
+    (git log of docs/load.md). Pub/sub has no capacity to overflow and no group expiry: a message
     reaches the processes subscribed when it is published, which every socket of a game is from
     its arrival on (it joins the group before it reads the game).
     """
