@@ -35,6 +35,11 @@ Environment variables:
 - ``ANALYSIS_MS``: an analysis's thinking time per position; default 500.
 - ``SECURE_HSTS_SECONDS``: the HSTS max-age, sent on https answers; default 0 (off).
 - ``SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``SECURE_HSTS_PRELOAD``: HSTS's two flags; default false.
+- ``EMAIL_HOST``: the SMTP server that sends the site's mail (email verification, password
+  reset); unset means the mails are printed where the server runs (Django's console backend).
+  With it: ``EMAIL_PORT`` (default 587, or 465 with ``EMAIL_USE_SSL``), ``EMAIL_HOST_USER``,
+  ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (STARTTLS; default true unless ``EMAIL_USE_SSL``),
+  ``EMAIL_USE_SSL`` (default false) and ``DEFAULT_FROM_EMAIL`` (the sender, then required).
 
 A value that cannot be understood stops the start-up with ``ImproperlyConfigured`` naming the
 variable, rather than falling back to a default.
@@ -236,6 +241,41 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     }
 
 
+CONSOLE_EMAIL = "django.core.mail.backends.console.EmailBackend"
+SMTP_EMAIL = "django.core.mail.backends.smtp.EmailBackend"
+#: Seconds an SMTP exchange may take before sending fails (and is logged), rather than holding
+#: a request for ever.
+SMTP_TIMEOUT = 10
+
+
+def email_config() -> dict[str, Any]:
+    """Django's email settings from the environment: SMTP through ``EMAIL_HOST`` when it is set,
+    else the console backend (a development run prints each mail, links included)."""
+    host = env_str("EMAIL_HOST")
+    if not host:
+        sender = env_str("DEFAULT_FROM_EMAIL", "Your Trumps <noreply@localhost>")
+        return {"EMAIL_BACKEND": CONSOLE_EMAIL, "DEFAULT_FROM_EMAIL": sender}
+    sender = env_str("DEFAULT_FROM_EMAIL")
+    if not sender:
+        raise ImproperlyConfigured("DEFAULT_FROM_EMAIL must be set when EMAIL_HOST is")
+    use_ssl = env_bool("EMAIL_USE_SSL", default=False)
+    use_tls = env_bool("EMAIL_USE_TLS", default=not use_ssl)
+    if use_ssl and use_tls:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be true")
+    return {
+        "EMAIL_BACKEND": SMTP_EMAIL,
+        "EMAIL_HOST": host,
+        "EMAIL_PORT": env_int("EMAIL_PORT", 465 if use_ssl else 587),
+        "EMAIL_HOST_USER": env_str("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": env_str("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": use_tls,
+        "EMAIL_USE_SSL": use_ssl,
+        "EMAIL_TIMEOUT": SMTP_TIMEOUT,
+        "DEFAULT_FROM_EMAIL": sender,
+        "SERVER_EMAIL": sender,
+    }
+
+
 def secret_key(*, debug: bool) -> str:
     """``SECRET_KEY`` from the environment; only a debug run may fall back to a development key."""
     key = env_str("SECRET_KEY")
@@ -406,6 +446,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- Email: verification links and password resets (accounts) ------------------------------
+# EMAIL_BACKEND and DEFAULT_FROM_EMAIL, and with EMAIL_HOST the SMTP server's settings.
+globals().update(email_config())
 
 # --- Languages -------------------------------------------------------------------------------
 

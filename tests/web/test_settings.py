@@ -13,6 +13,7 @@ from yourtrumps_site.serving.channel_layer import EmbeddedChannelLayer
 from yourtrumps_site.settings import (
     channel_layers_config,
     database_config,
+    email_config,
     env_bool,
     env_int,
     env_list,
@@ -214,3 +215,78 @@ def test_secret_key_has_a_development_default_only_under_debug(
 
     monkeypatch.setenv("SECRET_KEY", "a-real-secret")
     assert secret_key(debug=False) == "a-real-secret"
+
+
+EMAIL_VARIABLES = (
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "DEFAULT_FROM_EMAIL",
+)
+
+
+@pytest.fixture
+def email_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    for name in EMAIL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_mail_is_printed_on_the_console_when_email_host_is_unset(
+    email_env: pytest.MonkeyPatch,
+) -> None:
+    config = email_config()
+
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert config["DEFAULT_FROM_EMAIL"] == "Your Trumps <noreply@localhost>"
+
+
+def test_mail_goes_through_smtp_with_starttls_when_email_host_is_set(
+    email_env: pytest.MonkeyPatch,
+) -> None:
+    email_env.setenv("EMAIL_HOST", "smtp.example.org")
+    email_env.setenv("EMAIL_HOST_USER", "site")
+    email_env.setenv("EMAIL_HOST_PASSWORD", "secret")
+    email_env.setenv("DEFAULT_FROM_EMAIL", "Your Trumps <games@example.org>")
+
+    config = email_config()
+
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (config["EMAIL_HOST"], config["EMAIL_PORT"]) == ("smtp.example.org", 587)
+    assert (config["EMAIL_HOST_USER"], config["EMAIL_HOST_PASSWORD"]) == ("site", "secret")
+    assert (config["EMAIL_USE_TLS"], config["EMAIL_USE_SSL"]) == (True, False)
+    assert config["EMAIL_TIMEOUT"] == 10  # a stuck server fails a send, not a request for ever
+    assert (
+        config["DEFAULT_FROM_EMAIL"] == config["SERVER_EMAIL"] == "Your Trumps <games@example.org>"
+    )
+
+
+def test_smtp_over_ssl_takes_its_own_port(email_env: pytest.MonkeyPatch) -> None:
+    email_env.setenv("EMAIL_HOST", "smtp.example.org")
+    email_env.setenv("DEFAULT_FROM_EMAIL", "games@example.org")
+    email_env.setenv("EMAIL_USE_SSL", "true")
+
+    config = email_config()
+
+    assert (config["EMAIL_PORT"], config["EMAIL_USE_TLS"], config["EMAIL_USE_SSL"]) == (
+        465,
+        False,
+        True,
+    )
+    email_env.setenv("EMAIL_PORT", "2465")
+    assert email_config()["EMAIL_PORT"] == 2465
+
+
+def test_smtp_settings_that_cannot_work_fail_loudly(email_env: pytest.MonkeyPatch) -> None:
+    email_env.setenv("EMAIL_HOST", "smtp.example.org")
+    with pytest.raises(ImproperlyConfigured, match="DEFAULT_FROM_EMAIL must be set"):
+        email_config()
+
+    email_env.setenv("DEFAULT_FROM_EMAIL", "games@example.org")
+    email_env.setenv("EMAIL_USE_SSL", "true")
+    email_env.setenv("EMAIL_USE_TLS", "true")
+    with pytest.raises(ImproperlyConfigured, match="cannot both be true"):
+        email_config()
