@@ -1,12 +1,12 @@
-"""The archive's reads: finished games, filtered."""
+"""The archive's reads: finished games, filtered; a player's own games."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
-from game.models import Game
+from game.models import Game, Move
 
 
 def archive(
@@ -59,3 +59,15 @@ def archive(
     if until:
         games = games.filter(finished_at__date__lte=until)
     return games.order_by("-finished_at", "-pk")
+
+
+def games_of(user: object) -> QuerySet[Game]:
+    """``user``'s games that are over and were dealt (finished, or aborted after the deal),
+    oldest first, each with its move log in ply order."""
+    return (
+        Game.objects.filter(Q(seat0=user) | Q(seat1=user, ai_level=""))
+        .filter(status__in=(Game.Status.FINISHED, Game.Status.ABORTED), started_at__isnull=False)
+        .select_related("seat0", "seat1")
+        .prefetch_related(Prefetch("moves", queryset=Move.objects.order_by("ply")))
+        .order_by("pk")
+    )

@@ -7,6 +7,7 @@ app_name = "archive"
 urlpatterns = [
     path("games/", views.archive, name="archive"),
     path("games/import/", views.record_import, name="import"),
+    path("games/mine.zip", views.my_records, name="my_records"),
     path("games/<int:pk>/replay/", views.replay, name="replay"),
     path("games/<int:pk>/replay/record.txt", views.record, name="record"),
     path("games/<int:pk>/replay/analyse/", views.analyse, name="analyse"),

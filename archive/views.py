@@ -7,18 +7,23 @@ and the browser's address follows (``hx-push-url``) so every ply can be shared.
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from archive import services
+from archive.downloads import records_zip
 from archive.forms import ArchiveForm, RecordForm
 from archive.models import ImportedGame
 from archive.replays import Replay, replay_of_game, replay_of_import
 from archive.selectors import archive as archived_games
+from archive.selectors import games_of
 from game.models import Game
 from game.services import GameError
 
@@ -86,6 +91,17 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 def imported_record(request: HttpRequest, pk: int) -> HttpResponse:
     imported = get_object_or_404(ImportedGame, pk=pk)
     return _download(replay_of_import(imported), f"yourtrumps-import-{pk}")
+
+
+@login_required
+def my_records(request: HttpRequest) -> HttpResponse:
+    """All of one's own games over, as one zip file of records (from the settings page)."""
+    name = f"yourtrumps-{request.user.get_username()}-{timezone.now().date().isoformat()}.zip"
+    return HttpResponse(
+        records_zip(games_of(request.user)),
+        content_type="application/zip",
+        headers={"Content-Disposition": content_disposition_header(True, name)},
+    )
 
 
 def record_import(request: HttpRequest) -> HttpResponse:
