@@ -1,22 +1,49 @@
-"""Writes to players' accounts."""
+"""Writes to players' accounts: signing up, the language, the email address and its proof, and
+closing an account."""
+
+import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager
+from django.core import signing
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from accounts import verification
 from accounts.models import Profile
+from accounts.selectors import email_verified
+from accounts.signals import account_closed
+
+logger = logging.getLogger(__name__)
+
+#: How long a player waits before asking for another verification link: no one can have the
+#: site flood an address with mail.
+RESEND_AFTER = timedelta(minutes=1)
+
+
+class AccountError(Exception):
+    """A request about an account that cannot be carried out; the message is for the player."""
 
 
 @transaction.atomic
 def user_sign_up(
-    *, username: str, password: str, email: str = "", language: str = ""
+    *, username: str, password: str, email: str = "", language: str = "", site_url: str
 ) -> AbstractBaseUser:
     """Create a player's account; the form has validated the name and the password. ``language``:
-    the one they signed up in, kept for their next logins."""
+    the one they signed up in, kept for their next logins. An ``email`` is sent its verification
+    link, at ``site_url`` (the site's address as the player reached it: ``https://host``)."""
+    email = BaseUserManager.normalize_email(email)
     user = get_user_model().objects.create_user(username=username, password=password, email=email)
     if language:
         profile_set_language(user=user, language=language)
+    if email:
+        _send_verification(user, site_url)
     return user
 
 
@@ -25,3 +52,98 @@ def profile_set_language(*, user: AbstractBaseUser, language: str) -> None:
     if language not in dict(settings.LANGUAGES):
         raise ValueError(f"not a language of the site: {language!r}")
     Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+@transaction.atomic
+def email_change(*, user: AbstractBaseUser, email: str, site_url: str) -> bool:
+    """Give ``user`` a new email address (``""``: none), unverified until its link, sent now, is
+    followed. Answers whether anything changed."""
+    email = BaseUserManager.normalize_email(email)
+    if email == user.email:
+        return False
+    user.email = email
+    user.save(update_fields=["email"])
+    Profile.objects.update_or_create(user=user, defaults={"verified_email": ""})
+    if email:
+        _send_verification(user, site_url)
+    return True
+
+
+@transaction.atomic
+def email_verification_resend(*, user: AbstractBaseUser, site_url: str) -> None:
+    """Send the link for ``user``'s address again, at most once every :data:`RESEND_AFTER`."""
+    if not user.email:
+        raise AccountError(_("Give an email address first."))
+    if email_verified(user):
+        raise AccountError(_("Your email address is already verified."))
+    profile, _made = Profile.objects.select_for_update().get_or_create(user=user)
+    sent = profile.verification_sent_at
+    if sent is not None and timezone.now() - sent < RESEND_AFTER:
+        raise AccountError(_("A link was sent less than a minute ago: wait a little."))
+    _send_verification(user, site_url)
+
+
+def email_verify(*, token: str) -> AbstractBaseUser:
+    """Follow a verification link: the address it names becomes its user's verified address, if
+    it is still theirs and no other account has verified it. Answers the user."""
+    try:
+        user_id, email = verification.read_token(token)
+    except signing.SignatureExpired:
+        raise AccountError(
+            _("This link has expired: ask for a new one in your settings.")
+        ) from None
+    except signing.BadSignature:
+        raise AccountError(_("This link is not valid: check that it was copied whole.")) from None
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or user.email.casefold() != email.casefold():
+        raise AccountError(_("This link is for an address that is no longer on the account."))
+    try:
+        with transaction.atomic():
+            Profile.objects.update_or_create(user=user, defaults={"verified_email": user.email})
+    except IntegrityError:  # the constraint: one account per verified address
+        raise AccountError(_("This address is already verified for another account.")) from None
+    return user
+
+
+def _send_verification(user: AbstractBaseUser, site_url: str) -> None:
+    """Note the time and send ``user``'s address its link once the transaction commits, in the
+    language active now."""
+    Profile.objects.update_or_create(user=user, defaults={"verification_sent_at": timezone.now()})
+    email = user.email
+    path = reverse("accounts:verify_email", args=[verification.make_token(user, email)])
+    context = {
+        "user": user,
+        "link": site_url + path,
+        "days": verification.MAX_AGE.days,
+    }
+    subject = "".join(render_to_string("accounts/email/verify_subject.txt", context).splitlines())
+    body = render_to_string("accounts/email/verify.txt", context)
+
+    def send() -> None:
+        try:
+            send_mail(subject, body, None, [email])
+        except Exception:  # as Django's password reset: logged, and the player may ask again
+            logger.exception("Failed to send the verification email to user %s", user.pk)
+
+    transaction.on_commit(send)
+
+
+@transaction.atomic
+def account_close(*, user: AbstractBaseUser) -> None:
+    """Close ``user``'s account for good (the form has checked their password): they can no
+    longer log in, and their sessions end; every page shows them as a closed account; their chat
+    lines are hidden; their email address is dropped. The account row stays, so that their
+    opponents keep the games they played and no one else takes the name.
+
+    Then :data:`accounts.signals.account_closed` is sent, in this transaction: accounts knows
+    nothing of games (it is the lowest layer), so the game app reacts and ends the player's
+    seeks and games in play through its own services; if that fails, nothing is closed.
+    """
+    Profile.objects.update_or_create(
+        user=user, defaults={"closed_at": timezone.now(), "verified_email": ""}
+    )
+    user.email = ""
+    user.is_active = False
+    user.set_unusable_password()
+    user.save(update_fields=["email", "is_active", "password"])
+    account_closed.send(sender=type(user), user=user)

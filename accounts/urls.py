@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import LoginForm
+from accounts.forms import LoginForm, PasswordResetForm
 
 app_name = "accounts"
 
@@ -10,9 +10,7 @@ urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
     path(
         "login/",
-        views.LoginView.as_view(
-            template_name="accounts/login.html", authentication_form=LoginForm
-        ),
+        views.LoginView.as_view(template_name="accounts/login.html", authentication_form=LoginForm),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -29,6 +27,43 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_changed.html"),
         name="password_changed",
     ),
+    # A forgotten password: Django's four views, the link sent only to a verified address.
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            form_class=PasswordResetForm,
+            template_name="accounts/password_reset.html",
+            subject_template_name="accounts/email/password_reset_subject.txt",
+            email_template_name="accounts/email/password_reset.txt",
+            success_url=reverse_lazy("accounts:password_reset_sent"),
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_sent.html"),
+        name="password_reset_sent",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("accounts:password_reset_done"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/password_reset_done.html"
+        ),
+        name="password_reset_done",
+    ),
     path("players/<str:username>/", views.profile, name="profile"),
     path("language/", views.choose_language, name="language"),
+    path("settings/", views.account_settings, name="settings"),
+    path("settings/email/", views.email_change, name="email"),
+    path("settings/email/again/", views.email_resend, name="email_resend"),
+    path("settings/close/", views.account_close, name="close"),
+    path("email/<str:token>/", views.verify_email, name="verify_email"),
 ]

@@ -1,20 +1,25 @@
-"""Sign up, profiles, logging in and the language menu; logging out and changing a password are
-Django's own views."""
+"""Sign up, profiles, logging in, the language menu and a player's settings (their email
+address, closing their account); logging out, changing and resetting a password are Django's own
+views (``accounts.urls``)."""
 
 from django.conf import settings
-from django.contrib.auth import get_user_model, login
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from accounts import backends
-from accounts.forms import SignUpForm
+from accounts import backends, services
+from accounts.forms import AccountCloseForm, EmailForm, SignUpForm
 from accounts.models import Profile
-from accounts.services import profile_set_language, user_sign_up
+from accounts.selectors import email_verified, is_closed
+from accounts.services import AccountError, profile_set_language
 
 
 def remember_language(response: HttpResponseBase, language: str) -> None:
@@ -55,21 +60,112 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+def site_url(request: HttpRequest) -> str:
+    """The site's address as this request reached it, for links sent by email."""
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def _link_sent(request: HttpRequest, email: str) -> None:
+    messages.success(
+        request,
+        _("We sent a link to %(email)s: follow it to verify the address.") % {"email": email},
+    )
+
+
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = user_sign_up(
+        user = services.user_sign_up(
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],
             email=form.cleaned_data["email"],
             language=translation.get_language() or "",
+            site_url=site_url(request),
         )
         login(request, user, backend=backends.PATH)
+        if user.email:
+            _link_sent(request, user.email)
         return redirect("game:lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page; their games come from the game app's ``player_games`` tag."""
+    """A player's page; their games come from the game app's ``player_games`` tag. A closed
+    account's page says only that."""
     player = get_object_or_404(get_user_model(), username=username)
-    return render(request, "accounts/profile.html", {"player": player})
+    context = {"player": player, "closed": is_closed(player)}
+    return render(request, "accounts/profile.html", context)
+
+
+def _settings_page(
+    request: HttpRequest,
+    email_form: EmailForm | None = None,
+    close_form: AccountCloseForm | None = None,
+) -> HttpResponse:
+    """The settings page, with a refused form's errors where there is one."""
+    user = request.user
+    context = {
+        "email_form": email_form or EmailForm(initial={"email": user.email}, auto_id="email_%s"),
+        "close_form": close_form or AccountCloseForm(user, auto_id="close_%s"),
+        "email_verified": email_verified(user),
+    }
+    refused = email_form is not None or close_form is not None
+    return render(request, "accounts/settings.html", context, status=400 if refused else 200)
+
+
+@login_required
+def account_settings(request: HttpRequest) -> HttpResponse:
+    """One's own settings: the email address and its proof, the password, one's games as
+    records, and closing the account."""
+    return _settings_page(request)
+
+
+@login_required
+@require_POST
+def email_change(request: HttpRequest) -> HttpResponse:
+    form = EmailForm(request.POST, auto_id="email_%s")
+    if not form.is_valid():
+        return _settings_page(request, email_form=form)
+    email = form.cleaned_data["email"]
+    changed = services.email_change(user=request.user, email=email, site_url=site_url(request))
+    if not changed:
+        messages.info(request, _("Your email address is unchanged."))
+    elif email:
+        _link_sent(request, request.user.email)
+    else:
+        messages.success(request, _("Your email address is removed."))
+    return redirect("accounts:settings")
+
+
+@login_required
+@require_POST
+def email_resend(request: HttpRequest) -> HttpResponse:
+    try:
+        services.email_verification_resend(user=request.user, site_url=site_url(request))
+    except AccountError as error:
+        messages.error(request, str(error))
+    else:
+        _link_sent(request, request.user.email)
+    return redirect("accounts:settings")
+
+
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to an address: following it proves the address is the player's."""
+    try:
+        user = services.email_verify(token=token)
+    except AccountError as error:
+        return render(request, "accounts/email_verified.html", {"error": error}, status=400)
+    return render(request, "accounts/email_verified.html", {"email": user.email})
+
+
+@login_required
+@require_POST
+def account_close(request: HttpRequest) -> HttpResponse:
+    """Close one's account, once the password confirms it; then one is logged out."""
+    form = AccountCloseForm(request.user, request.POST, auto_id="close_%s")
+    if not form.is_valid():
+        return _settings_page(request, close_form=form)
+    services.account_close(user=request.user)
+    logout(request)
+    messages.success(request, _("Your account is closed. Thank you for the games."))
+    return redirect("game:home")

@@ -19,6 +19,12 @@ def download(client, user) -> tuple[object, zipfile.ZipFile]:
     return response, zipfile.ZipFile(io.BytesIO(response.content))
 
 
+def test_the_settings_page_links_to_the_download(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert f'href="{reverse("archive:my_records")}"' in page
+
+
 def test_the_zip_holds_each_game_record_as_its_own_download_does(client, alice, bob, carol):
     won = finished_game(alice, bob)
     lost = finished_game(bob, alice, time_control=None)
