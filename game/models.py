@@ -16,6 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import player_name
 from game import engine
 from game.ai import LEVELS
 from game.levels import level_name
@@ -181,12 +182,13 @@ class Game(models.Model):
         return self.seat_name(1)
 
     def seat_name(self, seat: int) -> str:
+        """Who holds ``seat``, as every page, table, replay and record names them."""
         if seat == 0:
-            return str(self.seat0)
+            return player_name(self.seat0)
         if self.ai_level:
             return str(_("Computer (%(level)s)") % {"level": level_name(self.ai_level)})
         # A seek's empty seat; the game's status says whether it still waits.
-        return str(self.seat1) if self.seat1_id else str(_("no opponent"))
+        return player_name(self.seat1) if self.seat1_id else str(_("no opponent"))
 
 
 class Move(models.Model):

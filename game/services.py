@@ -609,6 +609,8 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
     existing = game.rematches.first()
     if existing is not None:
         return existing
+    if not all(player.is_active for player in (game.seat0, game.seat1) if player is not None):
+        raise GameError(_("Your opponent can no longer play."))  # closed or banned since
     if not game.against_computer and game.rematch_offer in (None, seat):
         game.rematch_offer = seat
         _save(game, ["rematch_offer"])
@@ -695,3 +697,21 @@ def games_forfeit_by_ban(*, user: object) -> list[Game]:
         _save(game, _END_FIELDS)
         ended.append(game)
     return ended
+
+
+@transaction.atomic
+def games_leave(*, user: object) -> None:
+    """A player who closes their account leaves every game: their open seeks are cancelled, then
+    their games in play resigned (a seek joined meanwhile among them), each through its own
+    service, as if they had done it."""
+    user_id = getattr(user, "pk", None)
+    mine = Game.objects.filter(Q(seat0_id=user_id) | Q(seat1_id=user_id, ai_level=""))
+    for status, leave in (
+        (Game.Status.SEEKING, game_cancel_seek),
+        (Game.Status.ACTIVE, game_resign),
+    ):
+        for game_id in mine.filter(status=status).values_list("pk", flat=True):
+            try:
+                leave(game_id=game_id, user=user)
+            except GameError:  # it moved on meanwhile: joined, or ended
+                continue

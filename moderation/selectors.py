@@ -9,6 +9,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
+from accounts.selectors import closed_accounts
 from game.models import Game
 from game.selectors import recent_games
 from moderation.models import (
@@ -117,10 +118,11 @@ def chat_lines(game: Game, user: object) -> list[ChatMessage]:
 
 def _latest_lines(game: Game, hidden: Iterable[int]) -> list[ChatMessage]:
     """The latest :data:`CHAT_SHOWN` lines of ``game``'s chat, oldest first, without those of the
-    authors in ``hidden`` (their ids, or a query of them)."""
+    authors in ``hidden`` (their ids, or a query of them) nor of closed accounts."""
     latest = (
         ChatMessage.objects.filter(game=game)
         .exclude(author_id__in=hidden)
+        .exclude(author_id__in=closed_accounts())
         .select_related("author")
         .order_by("-created_at", "-pk")[:CHAT_SHOWN]
     )

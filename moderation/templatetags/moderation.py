@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, ngettext_lazy
 
+from accounts.selectors import is_closed
 from game.models import Game
 from moderation.selectors import chat_for, is_moderator, standing_of
 
@@ -42,7 +43,8 @@ def ago(moment: datetime) -> str:
 def game_chat(context: dict[str, Any], game: Game) -> dict[str, Any]:
     user = context.get("user")
     players = [p for p in (game.seat0, None if game.ai_level else game.seat1) if p is not None]
-    reportable = [p for p in players if getattr(user, "pk", None) != p.pk]
+    # A closed account is not reported: it is gone, and its name is no longer shown.
+    reportable = [p for p in players if getattr(user, "pk", None) != p.pk and not is_closed(p)]
     return {
         "chat": chat_for(game, user),
         "game": game,
