@@ -11,13 +11,15 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import email_verified, is_closed_name
 
-EMAIL_HELP = _("Only to reset a forgotten password. We send it a link to follow first.")
-
 
 class SignUpForm(UserCreationForm):
     """A username and a password (twice); an email address only if the player wants one."""
 
-    email = forms.EmailField(label=_("Email (optional)"), required=False, help_text=EMAIL_HELP)
+    email = forms.EmailField(
+        label=_("Email (optional)"),
+        required=False,
+        help_text=_("Only to recover a forgotten password."),
+    )
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
