@@ -92,3 +92,25 @@ class DaphneServingTasks(DaphneProcess):
     def __init__(self, *args: Any, setup: Callable[[], None] | None = None, **kwargs: Any) -> None:
         assert setup is not None
         super().__init__(*args, setup=partial(_set_up_serving_tasks, setup), **kwargs)
+
+
+#: Where the live server of a ``helpers.MailingBrowserTestCase`` writes the mail it sends.
+MAIL_DIR = ARTIFACTS / "mail"
+
+
+def _set_up_writing_mail(set_up: Callable[[], None], folder: Path) -> None:
+    """In the live server's process: its database, then Django's file-based mail backend."""
+    set_up()
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(folder)
+
+
+class DaphneWritingMail(DaphneProcess):
+    """The live server's process, writing each mail it sends into :data:`MAIL_DIR`: its outbox
+    is in another process, so the test reads the files, as a player reads their mailbox."""
+
+    def __init__(self, *args: Any, setup: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        assert setup is not None
+        super().__init__(*args, setup=partial(_set_up_writing_mail, setup, MAIL_DIR), **kwargs)

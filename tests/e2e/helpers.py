@@ -1,8 +1,13 @@
 """What the browser tests of the table share: players and games made through the services (away
-from Playwright's event loop), logging in, waiting for the socket, turns played by the server."""
+from Playwright's event loop), logging in, waiting for the socket, turns played by the server,
+and the mail a live server sends."""
 
+import email
+import shutil
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from email import policy
 from pathlib import Path
 from typing import TypeVar
 
@@ -15,6 +20,7 @@ from playwright.sync_api import Browser, Page
 from game import services
 from game.models import Game
 from game.selectors import stored_state
+from tests.e2e.conftest import MAIL_DIR, DaphneWritingMail
 
 LIVE = 20_000  # ms: a push over the websocket, a page load
 PASSWORD = "a-long-pass-42"
@@ -34,6 +40,32 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
     def new_page(self) -> Page:
         context = self.browser.new_context(viewport={"width": 1280, "height": 900})
         return context.new_page()
+
+
+class MailingBrowserTestCase(BrowserTestCase):
+    """A :class:`BrowserTestCase` whose live server's mail can be read (:meth:`mail_to`)."""
+
+    ProtocolServerProcess = DaphneWritingMail
+
+    def setUp(self) -> None:
+        super().setUp()
+        shutil.rmtree(MAIL_DIR, ignore_errors=True)
+        MAIL_DIR.mkdir(parents=True)
+
+    def mail_to(self, address: str, count: int = 1) -> str:
+        """The text of the ``count``-th mail sent to ``address``, once it has been sent."""
+        deadline = time.monotonic() + LIVE / 1000
+        while True:
+            found = []
+            for path in sorted(MAIL_DIR.glob("*.log"), key=lambda p: p.stat().st_mtime):
+                for raw in path.read_bytes().split(b"-" * 79 + b"\n"):
+                    message = email.message_from_bytes(raw.strip(), policy=policy.default)
+                    if message["To"] == address:
+                        found.append(message.get_body(("plain",)).get_content())
+            if len(found) >= count:
+                return str(found[count - 1])
+            assert time.monotonic() < deadline, f"no mail number {count} to {address}"
+            time.sleep(0.1)
 
 
 def in_a_thread(work: Callable[[], T]) -> T:

@@ -3,7 +3,8 @@
 At 360x740, 768x1024 and 1280x800: the home page, the lobby, the table (at one's turn, while
 choosing the second card, and with eight cards on the pile), a seek waiting with its invite link,
 the replay (at its end, and with eight cards on the pile), the games list, the games being played,
-importing a record, a profile, the moderation queue, log, user, game and report pages with
+importing a record, a profile (and a closed account's), the settings, an email address verified,
+the four steps of a password reset, the moderation queue, log, user, game and report pages with
 entries, signing up and logging in are no wider than the screen, and no element covers another's
 tap target; on the phone every tap target is at least 44 px tall. Screenshots of each land in
 test-artifacts/screens/. axe-core (node_modules, from package-lock.json: `npm ci`) then finds no
@@ -15,8 +16,15 @@ from pathlib import Path
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from accounts import services as accounts
+from accounts.verification import make_token
 from game import services
 from game.models import Game
 from game.selectors import stored_state
@@ -111,7 +119,9 @@ CHECK_SIZES = (
 class Scene:
     """What the pages show: a game in play at anna's turn (a beat to choose), a finished one,
     anna's seek, a game in play and a finished one with eight cards on the pile, and a report
-    about boris, who has a moderation history."""
+    about boris, who has a moderation history; anna's email address waiting for its link
+    (``verify``), boris's password reset link (``reset``: he never logs in here, which would
+    spend it), olga's closed account."""
 
     playing: int
     beater: str
@@ -120,6 +130,8 @@ class Scene:
     piled: int
     piled_over: int
     report: int
+    verify: str
+    reset: str
 
 
 def pile_up(game: Game, players: tuple[object, object]) -> Game:
@@ -208,8 +220,33 @@ def set_the_scene() -> Scene:
         services.game_resign(game_id=piled_over.pk, user=boris)
         report = moderate(mila, anna, boris, game, piled)
         seeking = services.game_create_seek(user=anna, trump="S", private=True)
+        accounts.email_change(user=anna, email="anna@example.org", site_url="http://localhost")
+        olga = get_user_model().objects.create_user("olga", password=PASSWORD)
+        services.game_resign(
+            game_id=services.game_join(
+                game_id=services.game_create_seek(user=olga, trump="C").pk, user=anna, trump="D"
+            ).pk,
+            user=anna,
+        )
+        accounts.account_close(user=olga)
+        verify = reverse("accounts:verify_email", args=[make_token(anna, anna.email)])
+        reset = reverse(
+            "accounts:password_reset_confirm",
+            args=[
+                urlsafe_base64_encode(force_bytes(boris.pk)),
+                default_token_generator.make_token(boris),
+            ],
+        )
         return Scene(
-            game.pk, str(beats[0].card), over.pk, seeking.pk, piled.pk, piled_over.pk, report
+            game.pk,
+            str(beats[0].card),
+            over.pk,
+            seeking.pk,
+            piled.pk,
+            piled_over.pk,
+            report,
+            verify,
+            reset,
         )
 
     return in_a_thread(make)
@@ -250,6 +287,10 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "games": ("/games/", "anna"),
             "watch": ("/games/live/", "anna"),
             "profile": ("/accounts/players/boris/", "anna"),
+            "profile-own": ("/accounts/players/anna/", "anna"),
+            "profile-closed": ("/accounts/players/olga/", "anna"),
+            "settings": ("/accounts/settings/", "anna"),
+            "email-verified": (scene.verify, ""),
             "moderation": ("/moderation/", "mila"),
             "moderation-log": ("/moderation/log/", "mila"),
             "moderation-user": ("/moderation/users/boris/", "mila"),
@@ -257,6 +298,10 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "moderation-report": (f"/moderation/reports/{scene.report}/", "mila"),
             "sign-up": ("/accounts/signup/", ""),
             "log-in": ("/accounts/login/", ""),
+            "password-reset": ("/accounts/password/reset/", ""),
+            "password-reset-sent": ("/accounts/password/reset/sent/", ""),
+            "password-reset-confirm": (scene.reset, ""),
+            "password-reset-done": ("/accounts/password/reset/done/", ""),
         }
 
     def show(self, page: Page, name: str, path: str, scene: Scene) -> None:
