@@ -66,9 +66,12 @@ def site_url(request: HttpRequest) -> str:
 
 
 def _link_sent(request: HttpRequest, email: str) -> None:
+    # The address isolated (Unicode's isolate marks), so that a right-to-left sentence leaves it
+    # alone, as the templates' ``bdi`` filter does.
+    isolated = f"\N{FIRST STRONG ISOLATE}{email}\N{POP DIRECTIONAL ISOLATE}"
     messages.success(
         request,
-        _("We sent a link to %(email)s: follow it to verify the address.") % {"email": email},
+        _("We sent a link to %(email)s: follow it to verify the address.") % {"email": isolated},
     )
 
 

@@ -52,7 +52,10 @@ def test_sign_up_with_an_email_sends_a_link_and_the_address_waits_for_it(client)
     [message] = mail.outbox
     assert message.to == ["Anna@example.org"] and "anna" in message.body
     page = client.get(reverse("game:lobby")).content.decode()
-    assert "We sent a link to Anna@example.org" in page
+    assert (
+        "We sent a link to \N{FIRST STRONG ISOLATE}Anna@example.org\N{POP DIRECTIONAL ISOLATE}"
+        in page
+    )
 
 
 def test_following_the_link_verifies_the_address(client):
