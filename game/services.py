@@ -25,6 +25,8 @@ from django.db.models import Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from chat import services as chat_services
+from chat.models import ChatMessage
 from game import ai, background, engine
 from game.live import (
     LIVE_GAMES,
@@ -32,12 +34,21 @@ from game.live import (
     Event,
     Progress,
     events_of,
+    game_group,
     publish,
     publish_joined,
     publish_lobby,
+    send_after_commit,
 )
 from game.models import Game, Move
-from game.selectors import abandoned, history_of, set_state, start_position, stored_state
+from game.selectors import (
+    abandoned,
+    chat_room,
+    history_of,
+    set_state,
+    start_position,
+    stored_state,
+)
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
 TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -695,3 +706,18 @@ def games_forfeit_by_ban(*, user: object) -> list[Game]:
         _save(game, _END_FIELDS)
         ended.append(game)
     return ended
+
+
+@transaction.atomic
+def game_chat_post(
+    *, game_id: int, user: object, text: str, now: datetime | None = None
+) -> ChatMessage:
+    """A line of the game's chat from one of its players (the chat checks it and refuses it with
+    a ``chat.services.ChatError``). The game's viewers are told after the commit; its first line
+    marks the game's chat as started, for the sockets that arrive later."""
+    game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+    message = chat_services.chat_post(room=chat_room(game), user=user, text=text, now=now)
+    if not game.chat_started:
+        Game.objects.filter(pk=game.pk).update(chat_started=True)
+    send_after_commit(game_group(game.pk), {"type": "chat.changed"})
+    return message

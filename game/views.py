@@ -10,16 +10,19 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from chat import services as chat_services
+from chat.selectors import chat_for
 from game import services
-from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
+from game.forms import ComputerForm, GameOptionsForm, JoinForm, SeekForm
 from game.models import Game
-from game.selectors import games_being_played, games_in_play, lobby_seeks
+from game.selectors import chat_room, games_being_played, games_in_play, lobby_seeks
 from game.services import GameError
 from game.table_markup import render_table
 from game.tables import table_for
@@ -57,7 +60,7 @@ def watch(request: HttpRequest) -> HttpResponse:
 
 
 def _create_game(
-    request: HttpRequest, form: TableForm, create: Callable[[TableForm], Game]
+    request: HttpRequest, form: GameOptionsForm, create: Callable[[GameOptionsForm], Game]
 ) -> HttpResponse:
     """Check a new game's form, create the game with ``create``, and go to its table."""
     if not form.is_valid():
@@ -76,7 +79,7 @@ def _create_game(
 @login_required
 @require_POST
 def seek_create(request: HttpRequest) -> HttpResponse:
-    def create(form: TableForm) -> Game:
+    def create(form: GameOptionsForm) -> Game:
         private = form.cleaned_data["private"]
         return services.game_create_seek(
             user=request.user, private=private, **form.table_settings()
@@ -88,7 +91,7 @@ def seek_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def computer_create(request: HttpRequest) -> HttpResponse:
-    def create(form: TableForm) -> Game:
+    def create(form: GameOptionsForm) -> Game:
         level = form.cleaned_data["level"]
         game = services.game_create_vs_computer(
             user=request.user, level=level, **form.table_settings()
@@ -237,3 +240,23 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     if game is None:  # asked for: the opponent's answer starts it
         return _answer(request, pk)
     return _go(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player mutes (or unmutes) their opponent's chat; htmx gets the chat panel back."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    room = chat_room(game)
+    opponent = room.opponent_of(request.user)
+    if opponent is None:
+        raise PermissionDenied(_("Only the players of this game can mute their opponent."))
+    try:
+        chat_services.chat_mute_set(
+            user=request.user, other=opponent, muted=request.POST.get("mute") == "on"
+        )
+    except chat_services.ChatError as error:
+        messages.error(request, str(error))
+    if request.htmx:
+        return render(request, "chat/_chat.html", {"chat": chat_for(room, request.user)})
+    return redirect(game.get_absolute_url())

@@ -266,6 +266,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "chat",  # a game's chat lines and mutes: live play imports it, it imports no app of ours
     "game",
     "archive",  # finished and imported games: records, replays, analyses
     "accounts",
@@ -335,6 +336,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
 _SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
+# What a request published is sent from the event loop once it has its answer: the live app's
+# pair of functions that keep a thread's messages and send them, named for the serving package's
+# handler (it imports no app).
+SERVING_HELD_MESSAGES = ("game.live.held_messages", "game.live.send_held")
 # The turns sent over sockets and their tables have threads of their own, so that games in play
 # go on while a crowd opens its sockets. On SQLite one: a second only waits for the first's write
 # lock, and takes the GIL from the event loop meanwhile. On PostgreSQL two, so that one turn's
