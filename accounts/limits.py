@@ -108,7 +108,7 @@ def too_many(request: HttpRequest, message: str | Promise, wait: int | None = No
     the limit (``wait`` seconds), ``Retry-After`` and when to try again. A page, or for htmx the
     notice alone."""
     context = {"message": message, "wait": in_words(wait) if wait is not None else None}
-    template = "_too_many.html" if request.htmx else "429.html"  # type: ignore[attr-defined]
+    template = "_too_many.html" if request.htmx else "429.html"
     response = render(request, template, context, status=429)
     if wait is not None:
         response["Retry-After"] = str(wait)
