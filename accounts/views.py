@@ -8,11 +8,13 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from accounts import backends
 from accounts.forms import SignUpForm
+from accounts.limits import Limit, limited
 from accounts.models import Profile
 from accounts.services import profile_set_language, user_sign_up
 
@@ -55,6 +57,16 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+#: Sign-ups from one address (``LIMIT_SIGNUPS``): every form sent counts.
+SIGNUPS = Limit(
+    "signups",
+    "LIMIT_SIGNUPS",
+    key="ip",
+    message=gettext_lazy("Too many sign-ups have come from your address."),
+)
+
+
+@limited(SIGNUPS)
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -12,8 +12,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts.limits import Limit, limited
 from archive import services
 from archive.forms import ArchiveForm, RecordForm
 from archive.models import ImportedGame
@@ -88,6 +90,23 @@ def imported_record(request: HttpRequest, pk: int) -> HttpResponse:
     return _download(replay_of_import(imported), f"yourtrumps-import-{pk}")
 
 
+#: Records sent to import per player, or per address before logging in (``LIMIT_IMPORTS``).
+IMPORTS = Limit(
+    "imports",
+    "LIMIT_IMPORTS",
+    key="user_or_ip",
+    message=gettext_lazy("You have imported too many records for now."),
+)
+#: Analyses asked per player (``LIMIT_ANALYSES``), of finished and imported games together.
+ANALYSES = Limit(
+    "analyses",
+    "LIMIT_ANALYSES",
+    key="user_or_ip",
+    message=gettext_lazy("You have asked for too many analyses for now."),
+)
+
+
+@limited(IMPORTS)
 def record_import(request: HttpRequest) -> HttpResponse:
     form = RecordForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -109,12 +128,14 @@ def _analyse(request: HttpRequest, replay_url: str, **target: int) -> HttpRespon
 
 
 @require_POST
+@limited(ANALYSES)
 def analyse(request: HttpRequest, pk: int) -> HttpResponse:
     _finished(pk)
     return _analyse(request, reverse("archive:replay", args=[pk]), game_id=pk)
 
 
 @require_POST
+@limited(ANALYSES)
 def analyse_imported(request: HttpRequest, pk: int) -> HttpResponse:
     imported = get_object_or_404(ImportedGame, pk=pk)
     return _analyse(request, imported.get_absolute_url(), imported_id=pk)

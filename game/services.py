@@ -20,10 +20,12 @@ from datetime import datetime, timedelta
 from functools import cache, partial
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from chat import services as chat_services
 from chat.models import ChatMessage
@@ -60,6 +62,11 @@ Chooser = Callable[..., str]
 
 class GameError(Exception):
     """A request the game cannot carry out; the message is for the player."""
+
+
+class TooManySeeks(GameError):
+    """A player asked for another seek while ``LIMIT_OPEN_SEEKS`` of theirs wait for an
+    opponent: what frees one is its cancelling or someone joining it, not time."""
 
 
 class _Stale(Exception):
@@ -270,7 +277,20 @@ def game_create_seek(
     time_control: tuple[int, int] | None = None,
     private: bool = False,
 ) -> Game:
-    """An open seek (or a private game waiting for its invitee) in seat 0."""
+    """An open seek (or a private game waiting for its invitee) in seat 0; a player may have
+    ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
+    limit = settings.LIMIT_OPEN_SEEKS
+    if Game.objects.filter(seat0=user, status=Game.Status.SEEKING).count() >= limit:
+        raise TooManySeeks(
+            ngettext(
+                "You already have %(count)s game waiting for an opponent: cancel it, or wait "
+                "for someone to join it, before you create another.",
+                "You already have %(count)s games waiting for an opponent: cancel one, or wait "
+                "for someone to join one, before you create another.",
+                limit,
+            )
+            % {"count": limit}
+        )
     game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
     game.private = private
     game.save()

@@ -21,8 +21,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts.limits import Limit, limited
 from chat.selectors import lines_of_game
 from game.models import Game
 from moderation import services
@@ -43,7 +45,17 @@ User = get_user_model()
 # --- Players ----------------------------------------------------------------------------------
 
 
+#: Reports sent per player (``LIMIT_REPORTS``).
+REPORTS = Limit(
+    "reports",
+    "LIMIT_REPORTS",
+    key="user",
+    message=gettext_lazy("You have sent too many reports for now."),
+)
+
+
 @login_required
+@limited(REPORTS)
 def report(request: HttpRequest, username: str) -> HttpResponse:
     """Report a player, from their profile or (with ``?game=``) from a game; never oneself."""
     reported = get_object_or_404(User, username=username)
