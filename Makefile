@@ -49,8 +49,10 @@ messages: $(RUN_STAMP)
 # Uses DATABASE_URL / REDIS_URL when set in the environment, else SQLite and in-memory channels.
 # A socket's handshake may wait 30 s for its consumer (Daphne's default, 5 s, resets the sockets
 # of a crowd arriving at once, and each comes back as a reconnection: the git log of docs/load.md).
+# After the migrations, the database cache's table: the abuse limits count there (accounts.limits).
 run: catalogues
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py runserver --websocket_handshake_timeout 30 $(HOST):$(PORT)
 
 # The scaled set-up on one address (README, "Serving a crowd"): several Daphne processes sharing
@@ -61,6 +63,7 @@ PROCESSES ?= 2
 serve: catalogues
 	DATABASE_URL=$${DATABASE_URL:-$(SERVE_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(SERVE_REDIS_URL)} \
 	  sh -c '$(BIN)/python manage.py migrate --noinput && \
+	  $(BIN)/python manage.py createcachetable && \
 	  exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)'
 
 lint: $(DEV_STAMP)

@@ -12,11 +12,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from accounts import backends, services
 from accounts.forms import AccountCloseForm, EmailForm, SignUpForm
+from accounts.limits import Limit, limited
 from accounts.models import Profile
 from accounts.selectors import email_verified, is_closed
 from accounts.services import AccountError, profile_set_language
@@ -75,6 +77,16 @@ def _link_sent(request: HttpRequest, email: str) -> None:
     )
 
 
+#: Sign-ups from one address (``LIMIT_SIGNUPS``): every form sent counts.
+SIGNUPS = Limit(
+    "signups",
+    "LIMIT_SIGNUPS",
+    key="ip",
+    message=gettext_lazy("Too many sign-ups have come from your address."),
+)
+
+
+@limited(SIGNUPS)
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -15,8 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts.limits import Limit, limited
 from archive import services
 from archive.downloads import records_zip
 from archive.forms import ArchiveForm, RecordForm
@@ -104,6 +106,23 @@ def my_records(request: HttpRequest) -> HttpResponse:
     )
 
 
+#: Records sent to import per player, or per address before logging in (``LIMIT_IMPORTS``).
+IMPORTS = Limit(
+    "imports",
+    "LIMIT_IMPORTS",
+    key="user_or_ip",
+    message=gettext_lazy("You have imported too many records for now."),
+)
+#: Analyses asked per player (``LIMIT_ANALYSES``), of finished and imported games together.
+ANALYSES = Limit(
+    "analyses",
+    "LIMIT_ANALYSES",
+    key="user_or_ip",
+    message=gettext_lazy("You have asked for too many analyses for now."),
+)
+
+
+@limited(IMPORTS)
 def record_import(request: HttpRequest) -> HttpResponse:
     form = RecordForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -125,12 +144,14 @@ def _analyse(request: HttpRequest, replay_url: str, **target: int) -> HttpRespon
 
 
 @require_POST
+@limited(ANALYSES)
 def analyse(request: HttpRequest, pk: int) -> HttpResponse:
     _finished(pk)
     return _analyse(request, reverse("archive:replay", args=[pk]), game_id=pk)
 
 
 @require_POST
+@limited(ANALYSES)
 def analyse_imported(request: HttpRequest, pk: int) -> HttpResponse:
     imported = get_object_or_404(ImportedGame, pk=pk)
     return _analyse(request, imported.get_absolute_url(), imported_id=pk)

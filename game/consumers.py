@@ -19,7 +19,7 @@ its version, and the event loop announces the version once they are kept: one tr
 threads per turn, where sending from the thread and rendering on hearing it took three.
 A refused turn is answered to its sender alone, as the table with why.
 
-The game's socket also carries its chat (``moderation.chat``): the two players send lines over it
+The game's socket also carries its chat (``chat.sockets``): the two players send lines over it
 (htmx's ``ws-send``), and everyone gets the chat as *they* see it. A banned user's sockets are
 refused, and close when the ban is given.
 """
@@ -35,10 +35,13 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from chat.services import ChatError
+from chat.sockets import form_html, log_html, parse_line
 from game import services
 from game.live import (
     LIVE_GAMES,
@@ -48,20 +51,42 @@ from game.live import (
     game_group,
     held_messages,
     send_held,
+    user_group,
 )
 from game.models import Game
-from game.selectors import game_with_players, lobby_seeks, notations_of, version_of
+from game.selectors import chat_room, game_with_players, lobby_seeks, notations_of, version_of
 from game.services import GameError
 from game.table_markup import render_table
 from game.tables import Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
-from moderation import chat
 from yourtrumps_site.serving.socket_threads import SocketConsumer, in_play_thread, in_socket_thread
 
 logger = logging.getLogger(__name__)
 
 #: The close code of a socket for a game that does not exist.
 NOT_FOUND_CODE = 4404
+#: The close code of a socket refused or closed because its user is banned.
+BANNED_CODE = 4403
+
+
+def oob(html: str, element_id: str) -> str:
+    """``html`` marked as an out-of-band swap of its element ``element_id`` (htmx's websocket
+    extension swaps each such element in place)."""
+    marker = f'id="{element_id}"'
+    return html.replace(marker, f'{marker} hx-swap-oob="outerHTML"', 1)
+
+
+def _refused(user: object) -> bool:
+    """Whether ``user``'s sockets are refused: a banned (or closed) account, read afresh, as a
+    socket's user was read when it opened. A ban makes the account inactive."""
+    return bool(getattr(user, "is_authenticated", False)) and (
+        get_user_model().objects.filter(pk=user.pk, is_active=False).exists()
+    )
+
+
+def _user_group(user: object) -> str | None:
+    """The group that reaches all of a logged-in user's sockets (to close them on a ban)."""
+    return user_group(user.pk) if getattr(user, "is_authenticated", False) else None
 
 
 @dataclass(frozen=True)
@@ -85,7 +110,7 @@ def _viewer(seat: int | None, user: object) -> Hashable:
 
 def _render(table: Table, viewer: Hashable, user: object) -> str:
     with translation.override(viewer[1]):
-        return chat.oob(render_table(table, user=user), "table")
+        return oob(render_table(table, user=user), "table")
 
 
 def _read(game_id: int) -> Snapshot | None:
@@ -119,8 +144,8 @@ def _kept_if_current(game_id: int) -> Snapshot | None:
 
 @in_socket_thread
 def _arrive(game_id: int, user: object) -> _Arrival:
-    if chat.refused(user):
-        return _Arrival(chat.BANNED_CODE)
+    if _refused(user):
+        return _Arrival(BANNED_CODE)
     current = _kept_if_current(game_id) or _read(game_id)
     if current is None:
         return _Arrival(NOT_FOUND_CODE)
@@ -128,7 +153,7 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
     table = tables_for(game, [seat], current.notations)[0]
-    html = _render(table, viewer, user) + chat.log_of(game, user)
+    html = _render(table, viewer, user) + log_html(chat_room(game), user)
     return _Arrival(None, viewer, game.version, html)
 
 
@@ -240,7 +265,7 @@ def _play(
             if game is None:
                 return _Played()
             html = render_table(table_for(game, game.seat_of(user)), user=user, error=str(error))
-            return _Played(refused=chat.oob(html, "table"))
+            return _Played(refused=oob(html, "table"))
     if not viewers:
         return _Played()
     try:
@@ -248,6 +273,35 @@ def _play(
     except Exception:  # the turn landed: its sockets render their own tables on hearing of it
         logger.exception("rendering game %s's tables at version %s", game_id, progress.game.version)
         return _Played()
+
+
+@in_socket_thread
+def _chat_line(game_id: int, user: object, text_data: str | None) -> str:
+    """Post the line a socket sent (htmx's ``ws-send``: the form's fields as JSON); answer with
+    the sender's chat form, which says why when the line was refused. Any frame at all gets an
+    answer, never an exception: a game gone since the socket opened gets none."""
+    text, error = parse_line(text_data)
+    if text is not None:
+        try:
+            services.game_chat_post(game_id=game_id, user=user, text=text)
+        except ChatError as refused:
+            error = str(refused)
+        except Game.DoesNotExist:
+            return ""
+        else:
+            text = ""
+    game = game_with_players(game_id)
+    return "" if game is None else form_html(chat_room(game), user, error, text or "")
+
+
+@in_socket_thread
+def _chat_log(game_id: int, user: object) -> str:
+    """The game's chat as ``user`` sees it, ready to swap in (nothing for a game gone)."""
+    game = game_with_players(game_id)
+    return "" if game is None else log_html(chat_room(game), user)
+
+
+_refuses_socket = in_socket_thread(_refused)
 
 
 class GameConsumer(SocketConsumer):
@@ -267,7 +321,7 @@ class GameConsumer(SocketConsumer):
             return
         self.viewer = arrival.viewer
         _TABLES.watch(self.game_id, self.viewer, user)
-        self.user_group = chat.socket_user_group(user)
+        self.user_group = _user_group(user)
         if self.user_group:
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
@@ -302,7 +356,7 @@ class GameConsumer(SocketConsumer):
             if played.refused:
                 await self.send(text_data=played.refused)
             return
-        await self.send(text_data=await chat.receive(self.game_id, user, text_data))
+        await self.send(text_data=await _chat_line(self.game_id, user, text_data))
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """The game is at ``event["version"]``: send the table, unless this socket has it."""
@@ -326,12 +380,12 @@ class GameConsumer(SocketConsumer):
         await self._send_chat()
 
     async def _send_chat(self) -> None:
-        html = await chat.render_log(self.game_id, self.scope.get("user"))
+        html = await _chat_log(self.game_id, self.scope.get("user"))
         if html:
             await self.send(text_data=html)
 
     async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=chat.BANNED_CODE)
+        await self.close(code=BANNED_CODE)
 
     async def seek_joined(self, event: dict[str, Any]) -> None:
         """A seek of this user's was joined: a table follows its own game (this one's table comes
@@ -371,11 +425,11 @@ class LobbyConsumer(SocketConsumer):
     """The lobby's open seeks, pushed whenever one opens, closes or is taken."""
 
     async def connect(self) -> None:
-        if await chat.refuses_socket(self.scope.get("user")):
-            await self.close(code=chat.BANNED_CODE)
+        if await _refuses_socket(self.scope.get("user")):
+            await self.close(code=BANNED_CODE)
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        self.user_group = chat.socket_user_group(self.scope.get("user"))
+        self.user_group = _user_group(self.scope.get("user"))
         if self.user_group:
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
@@ -386,13 +440,13 @@ class LobbyConsumer(SocketConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=chat.BANNED_CODE)
+        await self.close(code=BANNED_CODE)
 
     async def seek_joined(self, event: dict[str, Any]) -> None:
         """Someone joined this user's seek: the page goes to the table (``static/js/lobby.js``),
         or shows the way there."""
         html = render_to_string("game/_seek_joined.html", {"url": event["url"]})
-        await self.send(text_data=chat.oob(html, "seek-joined"))
+        await self.send(text_data=oob(html, "seek-joined"))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         seeks, more = await _LOBBY_SEEKS.read(event.get("change"))
@@ -400,4 +454,4 @@ class LobbyConsumer(SocketConsumer):
 
     @in_socket_thread
     def _render(self, seeks: list[Game], more: int) -> str:
-        return chat.oob(seeks_html(seeks, more, self.scope.get("user")), "seeks")
+        return oob(seeks_html(seeks, more, self.scope.get("user")), "seeks")

@@ -18,8 +18,8 @@ DECKS = [
 CLOCKS = [("", _("Untimed")), *((f"{m}+{i}", f"{m}+{i}") for m, i in TIME_CONTROLS)]
 
 
-class TableForm(forms.Form):
-    """What every new game asks: a trump of one's own and the table's variant."""
+class GameOptionsForm(forms.Form):
+    """What every new game asks: a trump of one's own and the rules it is played by."""
 
     trump = forms.ChoiceField(label=_("Your trump suit"), choices=TRUMPS)
     deck = forms.TypedChoiceField(label=_("Pack"), choices=DECKS, coerce=int, initial=36)
@@ -63,13 +63,13 @@ class TableForm(forms.Form):
         return int(minutes), int(increment)
 
 
-class SeekForm(TableForm):
+class SeekForm(GameOptionsForm):
     private = forms.BooleanField(
         label=_("Private game"), required=False, help_text=_("Only those with the link can join.")
     )
 
 
-class ComputerForm(TableForm):
+class ComputerForm(GameOptionsForm):
     level = forms.ChoiceField(
         label=_("Computer level"),
         choices=[(level, LEVEL_NAMES[level]) for level in LEVELS],

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from chat.rooms import Room
 from game import engine
 from game.models import Game, Move
 
@@ -15,6 +16,17 @@ def start_position(game: Game) -> engine.Position:
     """The deal of ``game``: its seed, trumps and rules, and the stored starting seat."""
     first = game.first_player
     return engine.deal(game.seed, game.trumps, game.rules, first=first)
+
+
+def chat_room(game: Game) -> Room:
+    """``game``'s chat as the chat app sees it: the people at the table (the computer is not
+    one) and whether a line was ever written. ``game`` comes with its seats read."""
+    seats = (game.seat0, None if game.against_computer else game.seat1)
+    return Room(
+        game_id=game.pk,
+        players=tuple(player for player in seats if player is not None),
+        started=game.chat_started,
+    )
 
 
 def version_of(game_id: int) -> tuple[int, bool] | None:

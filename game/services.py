@@ -20,11 +20,15 @@ from datetime import datetime, timedelta
 from functools import cache, partial
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from chat import services as chat_services
+from chat.models import ChatMessage
 from game import ai, background, engine
 from game.live import (
     LIVE_GAMES,
@@ -32,12 +36,21 @@ from game.live import (
     Event,
     Progress,
     events_of,
+    game_group,
     publish,
     publish_joined,
     publish_lobby,
+    send_after_commit,
 )
 from game.models import Game, Move
-from game.selectors import abandoned, history_of, set_state, start_position, stored_state
+from game.selectors import (
+    abandoned,
+    chat_room,
+    history_of,
+    set_state,
+    start_position,
+    stored_state,
+)
 
 #: Time controls offered in the lobby: (minutes, increment in seconds).
 TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -49,6 +62,11 @@ Chooser = Callable[..., str]
 
 class GameError(Exception):
     """A request the game cannot carry out; the message is for the player."""
+
+
+class TooManySeeks(GameError):
+    """A player asked for another seek while ``LIMIT_OPEN_SEEKS`` of theirs wait for an
+    opponent: what frees one is its cancelling or someone joining it, not time."""
 
 
 class _Stale(Exception):
@@ -259,7 +277,20 @@ def game_create_seek(
     time_control: tuple[int, int] | None = None,
     private: bool = False,
 ) -> Game:
-    """An open seek (or a private game waiting for its invitee) in seat 0."""
+    """An open seek (or a private game waiting for its invitee) in seat 0; a player may have
+    ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
+    limit = settings.LIMIT_OPEN_SEEKS
+    if Game.objects.filter(seat0=user, status=Game.Status.SEEKING).count() >= limit:
+        raise TooManySeeks(
+            ngettext(
+                "You already have %(count)s game waiting for an opponent: cancel it, or wait "
+                "for someone to join it, before you create another.",
+                "You already have %(count)s games waiting for an opponent: cancel one, or wait "
+                "for someone to join one, before you create another.",
+                limit,
+            )
+            % {"count": limit}
+        )
     game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
     game.private = private
     game.save()
@@ -697,6 +728,21 @@ def games_forfeit_by_ban(*, user: object) -> list[Game]:
         _save(game, _END_FIELDS)
         ended.append(game)
     return ended
+
+
+@transaction.atomic
+def game_chat_post(
+    *, game_id: int, user: object, text: str, now: datetime | None = None
+) -> ChatMessage:
+    """A line of the game's chat from one of its players (the chat checks it and refuses it with
+    a ``chat.services.ChatError``). The game's viewers are told after the commit; its first line
+    marks the game's chat as started, for the sockets that arrive later."""
+    game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+    message = chat_services.chat_post(room=chat_room(game), user=user, text=text, now=now)
+    if not game.chat_started:
+        Game.objects.filter(pk=game.pk).update(chat_started=True)
+    send_after_commit(game_group(game.pk), {"type": "chat.changed"})
+    return message
 
 
 @transaction.atomic

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("games/<int:pk>/claim-timeout/", views.claim_timeout, name="claim_timeout"),
+    path("games/<int:pk>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("games/<int:pk>/<slug:name>/", views.action, name="action"),
     path("invite/<str:token>/", views.invite, name="invite"),
 ]

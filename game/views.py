@@ -10,17 +10,22 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.limits import Limit, limited, too_many
+from chat import services as chat_services
+from chat.selectors import chat_for
 from game import services
-from game.forms import ComputerForm, JoinForm, SeekForm, TableForm
+from game.forms import ComputerForm, GameOptionsForm, JoinForm, SeekForm
 from game.models import Game
-from game.selectors import games_being_played, games_in_play, lobby_seeks
-from game.services import GameError
+from game.selectors import chat_room, games_being_played, games_in_play, lobby_seeks
+from game.services import GameError, TooManySeeks
 from game.table_markup import render_table
 from game.tables import table_for
 
@@ -57,26 +62,35 @@ def watch(request: HttpRequest) -> HttpResponse:
 
 
 def _create_game(
-    request: HttpRequest, form: TableForm, create: Callable[[TableForm], Game]
+    request: HttpRequest, form: GameOptionsForm, create: Callable[[GameOptionsForm], Game]
 ) -> HttpResponse:
-    """Check a new game's form, create the game with ``create``, and go to its table."""
+    """Check a new game's form, create the game with ``create``, and go to its table; a player
+    with too many seeks waiting is refused with a 429."""
     if not form.is_valid():
-        for problems in form.errors.values():  # each says why, in the player's language
-            for problem in problems:
-                messages.error(request, problem)
-        return redirect("game:lobby")
+        # Each problem says why, in the player's language.
+        return _refuse(request, [str(p) for problems in form.errors.values() for p in problems])
     try:
         game = create(form)
+    except TooManySeeks as error:
+        return too_many(request, str(error))
     except GameError as error:
-        messages.error(request, str(error))
-        return redirect("game:lobby")
-    return redirect("game:table", game.pk)
+        return _refuse(request, [str(error)])
+    return _go(request, game.get_absolute_url())
+
+
+def _refuse(request: HttpRequest, problems: list[str]) -> HttpResponse:
+    """A lobby form's problems: for htmx, notices shown in the form; else messages on the lobby."""
+    if request.htmx:
+        return render(request, "game/_notices.html", {"notices": problems})
+    for problem in problems:
+        messages.error(request, problem)
+    return redirect("game:lobby")
 
 
 @login_required
 @require_POST
 def seek_create(request: HttpRequest) -> HttpResponse:
-    def create(form: TableForm) -> Game:
+    def create(form: GameOptionsForm) -> Game:
         private = form.cleaned_data["private"]
         return services.game_create_seek(
             user=request.user, private=private, **form.table_settings()
@@ -88,7 +102,7 @@ def seek_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def computer_create(request: HttpRequest) -> HttpResponse:
-    def create(form: TableForm) -> Game:
+    def create(form: GameOptionsForm) -> Game:
         level = form.cleaned_data["level"]
         game = services.game_create_vs_computer(
             user=request.user, level=level, **form.table_settings()
@@ -122,7 +136,19 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
+#: Invitation links opened from one address (``LIMIT_INVITES``), found or not: a token is not
+#: to be guessed by trying many.
+INVITES = Limit(
+    "invites",
+    "LIMIT_INVITES",
+    key="ip",
+    message=gettext_lazy("Too many invitation links have been opened from your address."),
+    methods=("GET", "POST"),
+)
+
+
 @require_http_methods(["GET", "POST"])
+@limited(INVITES)
 def invite(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation link. For a private game still waiting, its invitee sees who invites them
     and a form to join that posts back here, so the token travels with it; anyone else (the
@@ -237,3 +263,23 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     if game is None:  # asked for: the opponent's answer starts it
         return _answer(request, pk)
     return _go(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player mutes (or unmutes) their opponent's chat; htmx gets the chat panel back."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    room = chat_room(game)
+    opponent = room.opponent_of(request.user)
+    if opponent is None:
+        raise PermissionDenied(_("Only the players of this game can mute their opponent."))
+    try:
+        chat_services.chat_mute_set(
+            user=request.user, other=opponent, muted=request.POST.get("mute") == "on"
+        )
+    except chat_services.ChatError as error:
+        messages.error(request, str(error))
+    if request.htmx:
+        return render(request, "chat/_chat.html", {"chat": chat_for(room, request.user)})
+    return redirect(game.get_absolute_url())

@@ -22,11 +22,12 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from chat.models import ChatMessage, Silence
 from game.admin import GameAdmin
 from game.models import Game
 from moderation import services
 from moderation.forms import MuteForm, ReasonForm
-from moderation.models import ChatMessage, ModerationAction, ModeratorWarning, Report, Standing
+from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
 from moderation.services import ModerationError
 
 Apply = Callable[[Any, Any, dict[str, Any]], object]
@@ -262,5 +263,11 @@ class ModeratorWarningAdmin(ReadOnlyAdmin):
 
 @admin.register(Standing)
 class StandingAdmin(ReadOnlyAdmin):
-    list_display = ("user", "banned_at", "chat_muted_until")
+    list_display = ("user", "banned_at")
+    search_fields = ("user__username",)
+
+
+@admin.register(Silence)
+class SilenceAdmin(ReadOnlyAdmin):
+    list_display = ("user", "until")
     search_fields = ("user__username",)

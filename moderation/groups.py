@@ -11,7 +11,7 @@ MODERATOR_PERMISSIONS = (
     ("moderation", "view_report"),
     ("moderation", "handle_report"),
     ("moderation", "view_moderationaction"),
-    ("moderation", "view_chatmessage"),
+    ("chat", "view_chatmessage"),
     ("moderation", "warn_user"),
     ("moderation", "mute_user"),
     ("moderation", "ban_user"),

@@ -1,18 +1,16 @@
-"""Moderation's stored state: reports, the moderators' log, warnings, standings and the chat.
+"""Moderation's stored state: reports, the moderators' log, warnings and standings.
 
 The log (:class:`ModerationAction`) is append-only: every moderator's decision writes one row,
 saying who did what, when, on whom and why. A user's :class:`Standing` holds what is in force now
-(a ban, a chat mute); a ban also makes the account inactive, so that Django refuses its logins
+(a ban; a chat mute is the chat's own, ``chat.models.Silence``); a ban also makes the
+account inactive, so that Django refuses its logins
 and its sessions everywhere (pages and websockets alike).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from game.models import Game
@@ -168,13 +166,12 @@ class ModeratorWarning(models.Model):
 
 
 class Standing(models.Model):
-    """What is in force on a user now: a ban, a chat mute. No row means nothing is."""
+    """What is in force on a user now: a ban. No row means nothing is."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standing"
     )
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
-    chat_muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("standing")
@@ -186,50 +183,3 @@ class Standing(models.Model):
     @property
     def banned(self) -> bool:
         return self.banned_at is not None
-
-    def muted(self, now: datetime | None = None) -> bool:
-        """Whether a moderator's chat mute is in force at ``now`` (default: now)."""
-        until = self.chat_muted_until
-        return until is not None and until > (now or timezone.now())
-
-
-class ChatMessage(models.Model):
-    """A line of a game's chat between its two players (spectators may read it)."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="chat_messages",
-        verbose_name=_("author"),
-    )
-    text = models.CharField(_("message"), max_length=200)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-    class Meta:
-        ordering = ("created_at", "pk")
-        verbose_name = _("chat message")
-        verbose_name_plural = _("chat messages")
-
-    def __str__(self) -> str:
-        return f"{self.author}: {self.text}"
-
-
-class ChatMute(models.Model):
-    """A player's own choice not to see another player's chat."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
-    )
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = (
-            models.UniqueConstraint(fields=["user", "muted"], name="one_chat_mute_per_pair"),
-        )
-        verbose_name = _("muted player")
-        verbose_name_plural = _("muted players")
-
-    def __str__(self) -> str:
-        return f"{self.user} mutes {self.muted}"

@@ -1,9 +1,8 @@
 """Everything that changes moderation's stored state: the only writers (DESIGN.md).
 
 Moderators' actions check the moderator's permission, act, and write one entry of the moderation
-log, all in one transaction. Players' writes (reports, chat, muting an opponent) check the player.
-Live viewers are told after the commit: a game's group when its chat changed, a user's group when
-that user was banned (their open sockets close).
+log, all in one transaction. A player's report checks the player. A user's group is told after the
+commit when that user was banned (their open sockets close).
 """
 
 from __future__ import annotations
@@ -15,29 +14,17 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from chat.services import chat_silence
 from game import services as game_services
-from game.live import game_group, send_after_commit, user_group
+from game.live import send_after_commit, user_group
 from game.models import Game
 from game.services import GameError
 from moderation.groups import MODERATORS, ensure_moderators_group
-from moderation.models import (
-    ChatMessage,
-    ChatMute,
-    ModerationAction,
-    ModeratorWarning,
-    Report,
-    Standing,
-)
+from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
 
-#: The longest chat message, in characters.
-CHAT_MAX_LENGTH = ChatMessage._meta.get_field("text").max_length
-#: At most CHAT_BURST messages from one player within CHAT_WINDOW.
-CHAT_BURST = 5
-CHAT_WINDOW = timedelta(seconds=10)
 #: The chat mutes a moderator may give.
 MUTE_DURATIONS = (
     timedelta(minutes=15),
@@ -144,75 +131,6 @@ def warning_acknowledge(*, user: object, warning_id: int) -> ModeratorWarning:
     return warning
 
 
-def _refuse_chat(game: Game, user: object, now: datetime) -> str | None:
-    """Why ``user`` may not write in the chat of ``game`` now, or ``None`` if they may."""
-    if game.seat_of(user) is None:
-        return _("Only the two players write in a game's chat; spectators read it.")
-    if game.against_computer or game.seat1_id is None:
-        return _("The chat opens when two people play.")
-    account = get_user_model().objects.filter(pk=getattr(user, "pk", None)).first()
-    if account is None or not account.is_active:
-        return _("Your account is banned.")
-    standing = Standing.objects.filter(user=account).first()
-    if standing is not None and standing.banned:
-        return _("Your account is banned.")
-    if standing is not None and standing.muted(now):
-        return chat_muted_notice(standing.chat_muted_until)
-    return None
-
-
-def chat_muted_notice(until: datetime) -> str:
-    """What a player muted in chat by a moderator is told (here and under their chat form)."""
-    when = formats.date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT")
-    notice = _("A moderator has muted you in chat until %(until)s.") % {"until": when}
-    # English's format ends in "p.m.": a sentence ending there takes no second full stop.
-    return notice.replace(f"{when}.", when) if when.endswith(".") else notice
-
-
-def too_long() -> str:
-    """Why a chat line longer than ``CHAT_MAX_LENGTH`` is refused (here and by the socket)."""
-    return ngettext(
-        "A message may be at most %(limit)d character long.",
-        "A message may be at most %(limit)d characters long.",
-        CHAT_MAX_LENGTH,
-    ) % {"limit": CHAT_MAX_LENGTH}
-
-
-@transaction.atomic
-def chat_post(*, game_id: int, user: object, text: str, now: datetime | None = None) -> ChatMessage:
-    """One line of chat from a player of the game; its viewers are told after the commit."""
-    now = now or timezone.now()
-    game = Game.objects.select_for_update().get(pk=game_id)
-    refusal = _refuse_chat(game, user, now)
-    if refusal:
-        raise ModerationError(refusal)
-    text = " ".join(text.split())
-    if not text:
-        raise ModerationError(_("Write something first."))
-    if len(text) > CHAT_MAX_LENGTH:
-        raise ModerationError(too_long())
-    recent = ChatMessage.objects.filter(author=user, created_at__gt=now - CHAT_WINDOW).count()
-    if recent >= CHAT_BURST:
-        raise ModerationError(_("You are writing too fast: wait a few seconds."))
-    message = ChatMessage.objects.create(game=game, author=user, text=text, created_at=now)
-    if not game.chat_started:
-        Game.objects.filter(pk=game.pk).update(chat_started=True)
-    send_after_commit(game_group(game.pk), {"type": "chat.changed"})
-    return message
-
-
-@transaction.atomic
-def chat_mute_set(*, user: object, other: object, muted: bool) -> bool:
-    """Hide (or show again) ``other``'s chat from ``user``, in every game. Returns ``muted``."""
-    if getattr(user, "pk", None) == getattr(other, "pk", None):
-        raise ModerationError(_("You cannot mute yourself."))
-    if muted:
-        ChatMute.objects.get_or_create(user=user, muted=other)
-    else:
-        ChatMute.objects.filter(user=user, muted=other).delete()
-    return muted
-
-
 # --- Moderators -------------------------------------------------------------------------------
 
 
@@ -243,9 +161,7 @@ def moderation_mute(
     if duration not in MUTE_DURATIONS:
         raise ModerationError(_("Choose one of the offered durations."))
     until = timezone.now() + duration
-    standing = _standing(user)
-    standing.chat_muted_until = until
-    standing.save(update_fields=["chat_muted_until"])
+    chat_silence(user=user, until=until)
     return _log(
         moderator,
         ModerationAction.Kind.MUTE,

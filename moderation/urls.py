@@ -6,7 +6,6 @@ app_name = "moderation"
 
 urlpatterns = [
     path("players/<str:username>/report/", views.report, name="report"),
-    path("games/<int:pk>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("warnings/<int:pk>/seen/", views.warning_acknowledge, name="warning_seen"),
     path("moderation/", views.queue, name="queue"),
     path("moderation/log/", views.log, name="log"),

@@ -1,4 +1,4 @@
-"""Pages: a player's report, the chat's mute button, a warning's acknowledgement, and the
+"""Pages: a player's report, a warning's acknowledgement, and the
 moderators' pages (the queue, a report, a user, a game, the log) with their actions.
 
 Views parse, call one service, and render or redirect with a message; a refused action comes back
@@ -21,15 +21,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts.limits import Limit, limited
+from chat.selectors import lines_of_game
 from game.models import Game
 from moderation import services
 from moderation.forms import LogFilterForm, MuteForm, ReasonForm, ReportForm
 from moderation.models import ModerationAction, ModeratorWarning, Report
 from moderation.selectors import (
-    chat_for,
-    game_chat,
     is_moderator,
     moderation_log,
     open_reports,
@@ -44,7 +45,17 @@ User = get_user_model()
 # --- Players ----------------------------------------------------------------------------------
 
 
+#: Reports sent per player (``LIMIT_REPORTS``).
+REPORTS = Limit(
+    "reports",
+    "LIMIT_REPORTS",
+    key="user",
+    message=gettext_lazy("You have sent too many reports for now."),
+)
+
+
 @login_required
+@limited(REPORTS)
 def report(request: HttpRequest, username: str) -> HttpResponse:
     """Report a player, from their profile or (with ``?game=``) from a game; never oneself."""
     reported = get_object_or_404(User, username=username)
@@ -75,25 +86,6 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request, "moderation/report_form.html", {"form": form, "reported": reported, "game": game}
     )
-
-
-@login_required
-@require_POST
-def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player mutes (or unmutes) their opponent's chat; htmx gets the chat panel back."""
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
-    chat = chat_for(game, request.user)
-    if chat.opponent is None:
-        raise PermissionDenied(_("Only the players of this game can mute their opponent."))
-    try:
-        services.chat_mute_set(
-            user=request.user, other=chat.opponent, muted=request.POST.get("mute") == "on"
-        )
-    except ModerationError as error:
-        messages.error(request, str(error))
-    if request.htmx:
-        return render(request, "moderation/_chat.html", {"chat": chat_for(game, request.user)})
-    return redirect(game.get_absolute_url())
 
 
 @login_required
@@ -165,7 +157,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     context = {
         "game": game,
-        "chat": game_chat(game),
+        "chat": lines_of_game(game.pk),
         "reports": reports_about(game),
         "actions": moderation_log().filter(game=game),
         "game_form": ReasonForm(prefix="game"),

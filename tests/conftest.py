@@ -1,8 +1,16 @@
+import os
+import secrets
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from yourtrumps_site.catalogues import compile_catalogues
+
+# The servers these tests start in processes of their own (live servers, `manage.py serve`) keep
+# the abuse limits' counts under this run's own prefix: on Redis they outlive the run, and an
+# earlier run's sign-ups must not count against this one's.
+os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{secrets.token_hex(4)}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -29,6 +37,14 @@ def _channel_layer_per_test():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _abuse_limits_count_afresh_per_test(settings):
+    """Each test's requests count against the abuse limits (accounts.limits) from zero: under a
+    prefix of its own, as a rolled-back test leaves counts behind on Redis, and a transactional
+    one on the database cache."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl-{secrets.token_hex(4)}:"
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Games played to their end through the services, for tests that need a finished game."""
+"""Games played through the services, for tests that need one under way or finished."""
 
 import random
 
@@ -12,10 +12,14 @@ DEAL = 20261130
 TURNS = 6
 
 
-def play_to_the_end(game: Game, players: tuple[object, object], seed: int = TURNS) -> Game:
-    """Play seeded random turns, beating or leading rather than taking, until the game ends."""
+def play_turns(
+    game: Game, players: tuple[object, object], seed: int = TURNS, turns: int | None = None
+) -> Game:
+    """Play seeded random turns, beating or leading rather than taking, until the game ends or
+    ``turns`` have been played."""
     rng = random.Random(seed)
-    while game.status == Game.Status.ACTIVE:
+    played = 0
+    while game.status == Game.Status.ACTIVE and played != turns:
         history = history_of(game)
         moves = [m for m in history.legal_moves() if not m.is_take] or list(history.legal_moves())
         services.game_play_move(
@@ -25,14 +29,24 @@ def play_to_the_end(game: Game, players: tuple[object, object], seed: int = TURN
             expected_ply=history.ply,
         )
         game.refresh_from_db()
+        played += 1
     return game
+
+
+def play_to_the_end(game: Game, players: tuple[object, object], seed: int = TURNS) -> Game:
+    """Play seeded random turns, beating or leading rather than taking, until the game ends."""
+    return play_turns(game, players, seed)
+
+
+def dealt_game(seat0: object, seat1: object, time_control: tuple[int, int] | None = (3, 2)) -> Game:
+    """A 24-card game between two people, dealt from :data:`DEAL`, its first turn to play."""
+    seek = services.game_create_seek(user=seat0, trump="S", deck=24, time_control=time_control)
+    Game.objects.filter(pk=seek.pk).update(seed=DEAL)
+    return services.game_join(game_id=seek.pk, user=seat1, trump="H")
 
 
 def finished_game(
     seat0: object, seat1: object, time_control: tuple[int, int] | None = (3, 2)
 ) -> Game:
     """A timed 24-card game between two people, dealt from :data:`DEAL` and played out."""
-    seek = services.game_create_seek(user=seat0, trump="S", deck=24, time_control=time_control)
-    Game.objects.filter(pk=seek.pk).update(seed=DEAL)
-    game = services.game_join(game_id=seek.pk, user=seat1, trump="H")
-    return play_to_the_end(game, (seat0, seat1))
+    return play_to_the_end(dealt_game(seat0, seat1, time_control), (seat0, seat1))

@@ -158,7 +158,7 @@ def make_world() -> World:
     active = services.game_join(
         game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
     )
-    moderation.chat_post(game_id=active.pk, user=alice, text="good luck")
+    services.game_chat_post(game_id=active.pk, user=alice, text="good luck")
     finished = services.game_join(
         game_id=services.game_create_seek(user=bob, trump="D").pk, user=alice, trump="C"
     )
@@ -417,8 +417,9 @@ def stored_state() -> tuple[Any, ...]:
     """What a refused input must leave as it was: every game's version and status, and the
     number of rows of everything players and moderators create."""
     from archive.models import Analysis, ImportedGame
+    from chat.models import ChatMessage
     from game.models import Game, Move
-    from moderation.models import ChatMessage, ModerationAction, Report
+    from moderation.models import ModerationAction, Report
 
     return (
         tuple(Game.objects.order_by("pk").values_list("pk", "version", "status")),

@@ -6,10 +6,13 @@ Every pair plays as two browsers would, through the site's own URLs:
 1. **Players.** By default each one signs up over HTTP (``load-<run>-<n>``; an existing name logs
    in instead), with a cookie jar of its own. That is the honest path but a slow one: each
    sign-up hashes a password on the server (a few hundred ms of its CPU), so 1,000 players take
-   minutes. ``--players db`` creates them in bulk through the ORM (one password hash for all) and
-   mints their login sessions with Django's session machinery; that only works when this command
-   runs with the server's own settings and database, and it skips nothing that is measured: from
-   there on, every game, move and socket goes through the real server.
+   minutes. The site allows a few sign-ups per address (``LIMIT_SIGNUPS``), so each player signs
+   up from a loopback address of its own (:func:`sign_up_address`), as a crowd comes from many;
+   where that cannot be (an IPv6 URL, a system other than Linux) the server's limit must be
+   raised for the run. ``--players db`` creates them in bulk through the ORM (one password hash
+   for all) and mints their login sessions with Django's session machinery; that only works when
+   this command runs with the server's own settings and database, and it skips nothing that is
+   measured: from there on, every game, move and socket goes through the real server.
 2. **Games.** One player posts a seek (``/play/seek/``), the other joins it with another trump
    (``/games/<id>/join/``); the games start spread over ``--ramp`` seconds. When a game ends, its
    first player asks for a rematch, the second agrees and the first follows it (they must land on
@@ -51,6 +54,7 @@ import asyncio
 import contextlib
 import gc
 import html
+import ipaddress
 import json
 import math
 import os
@@ -58,6 +62,7 @@ import random
 import re
 import resource
 import secrets
+import socket
 import sys
 import time
 from collections import Counter
@@ -71,6 +76,9 @@ from multidict import CIMultiDictProxy
 from yarl import URL
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Where the players' sign-up addresses are taken from: all of 127.0.0.0/8 is this machine on
+#: Linux, and 127.1.0.0 up keeps clear of the 127.0.x.y that hosts files name.
+SIGN_UP_ADDRESSES = ipaddress.IPv4Address("127.1.0.0")
 MAX_GAMES = 1000
 MAX_SECONDS = 600.0
 #: Sign-ups over HTTP at once: each costs the server a password hash, so more only queue up.
@@ -453,6 +461,21 @@ def check_loopback(url: str) -> str:
     return url.rstrip("/")
 
 
+def sign_up_address(url: str, run_id: str, number: int) -> str | None:
+    """The loopback address player ``number`` signs up from, or ``None`` (the usual one) where
+    this machine cannot give each its own: off Linux, or on an IPv6 URL. Each run takes a block
+    of its own (by its id), so that runs an hour apart do not count against one another.
+
+    >>> sign_up_address("http://127.0.0.1:8000", "00000a", 3)
+    '127.1.78.35'
+    """
+    if not sys.platform.startswith("linux") or ":" in (urlsplit(url).hostname or ":"):
+        return None
+    block = 2 * MAX_GAMES
+    blocks = (2**24 - 2**16) // block  # 127.1.0.0 to the end of 127/8
+    return str(SIGN_UP_ADDRESSES + int(run_id, 16) % blocks * block + number)
+
+
 def parse_think(text: str) -> tuple[float, float]:
     """``"0.5-1"`` → ``(0.5, 1.0)``; a single number is a fixed time."""
     try:
@@ -659,16 +682,24 @@ class Player:
     # HTTP ------------------------------------------------------------------------------------
 
     async def request(
-        self, method: str, path: str, kind: str, *, htmx: bool = True, **kwargs: Any
+        self,
+        method: str,
+        path: str,
+        kind: str,
+        *,
+        htmx: bool = True,
+        via: aiohttp.ClientSession | None = None,
+        **kwargs: Any,
     ) -> tuple[int, str, CIMultiDictProxy[str]]:
-        """One request (redirects not followed): its status, text and headers; or, when it
-        fails on the way, the error counted under ``kind`` and :class:`Failed` raised."""
+        """One request (redirects not followed; through the player's session, or ``via``
+        another): its status, text and headers; or, when it fails on the way, the error counted
+        under ``kind`` and :class:`Failed` raised."""
         headers = {"HX-Request": "true"} if htmx else {}
         if htmx and method == "POST" and self._ws is not None and not self._ws.closed:
             # As the table's script does: with the socket open, it brings the mover's table.
             headers["X-Table-Live"] = "1"
         try:
-            async with self.http.request(
+            async with (via or self.http).request(
                 method, self.url + path, headers=headers, allow_redirects=False, **kwargs
             ) as answer:
                 text = await answer.text()
@@ -680,11 +711,16 @@ class Player:
         raise Failed(kind)
 
     async def post(
-        self, path: str, kind: str, data: dict[str, str], htmx: bool = True
+        self,
+        path: str,
+        kind: str,
+        data: dict[str, str],
+        htmx: bool = True,
+        via: aiohttp.ClientSession | None = None,
     ) -> tuple[int, str, CIMultiDictProxy[str]]:
         """A form's POST, with the CSRF token its page carries."""
         return await self.request(
-            "POST", path, kind, htmx=htmx, data={"csrfmiddlewaretoken": self.csrf, **data}
+            "POST", path, kind, htmx=htmx, via=via, data={"csrfmiddlewaretoken": self.csrf, **data}
         )
 
     async def post_turn(self, notation: str, ply: int) -> tuple[TableView | None, dict[str, float]]:
@@ -729,28 +765,51 @@ class Player:
         assert self.table is not None
         return self.table
 
-    async def log_in(self, password: str) -> None:
-        """Sign up over HTTP, or log in if the name is taken; then read a CSRF token."""
-        _, page, _ = await self.request("GET", "/accounts/signup/", "GET sign-up", htmx=False)
+    async def log_in(self, password: str, address: str | None = None) -> None:
+        """Sign up over HTTP (from ``address``, when given, with this player's cookies), or log
+        in if the name is taken; then read a CSRF token."""
+        if address is None:
+            await self._sign_up(password, self.http)
+        else:
+            bound = aiohttp.TCPConnector(local_addr=(address, 0), family=socket.AF_INET)
+            async with aiohttp.ClientSession(
+                connector=bound, cookie_jar=self.http.cookie_jar, timeout=self.http.timeout
+            ) as via:
+                await self._sign_up(password, via)
+        await self.read_csrf()
+
+    async def _sign_up(self, password: str, via: aiohttp.ClientSession) -> None:
+        _, page, _ = await self.request(
+            "GET", "/accounts/signup/", "GET sign-up", htmx=False, via=via
+        )
         self.csrf = _csrf(page)
-        status, page, _ = await self.post(
+        status, page, headers = await self.post(
             "/accounts/signup/",
             "POST sign-up",
             {"username": self.name, "password1": password, "password2": password, "email": ""},
             htmx=False,
+            via=via,
         )
+        if status == 429:
+            raise LoadTestError(
+                f"the server refused {self.name}'s sign-up: too many from one address (429, "
+                f"again in {headers.get('Retry-After')} s); raise its LIMIT_SIGNUPS for the run, "
+                "or use --players db"
+            )
         if status != 302:
-            _, page, _ = await self.request("GET", "/accounts/login/", "GET login", htmx=False)
+            _, page, _ = await self.request(
+                "GET", "/accounts/login/", "GET login", htmx=False, via=via
+            )
             self.csrf = _csrf(page)
             status, page, _ = await self.post(
                 "/accounts/login/",
                 "POST login",
                 {"username": self.name, "password": password},
                 htmx=False,
+                via=via,
             )
             if status != 302:
                 raise LoadTestError(f"{self.name} could neither sign up nor log in ({status})")
-        await self.read_csrf()
 
     async def read_csrf(self) -> None:
         """The lobby's form token, as a page the player has open would carry."""
@@ -1228,16 +1287,18 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         run.say(f"Run {config.run_id}: setting up {len(players)} players via {config.players_via}")
         gate = asyncio.Semaphore(SIGN_UP_CONCURRENCY if not sessions else 64)
 
-        async def ready(player: Player) -> None:
+        async def ready(number: int, player: Player) -> None:
             async with gate:
                 if sessions:
                     await player.read_csrf()
                 else:
-                    await player.log_in(PASSWORD)
+                    address = sign_up_address(player.url, config.run_id, number)
+                    await player.log_in(PASSWORD, address)
 
         try:
             await asyncio.wait_for(
-                asyncio.gather(*(ready(p) for p in players)), config.set_up_timeout
+                asyncio.gather(*(ready(n, p) for n, p in enumerate(players))),
+                config.set_up_timeout,
             )
         except TimeoutError:
             raise LoadTestError(

@@ -14,7 +14,10 @@ Environment variables:
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins (``https://example.org``); default none.
 - ``DATABASE_URL``: ``postgres://user:password@host:5432/name``; unset means SQLite.
 - ``DB_POOL_SIZE``: PostgreSQL connections one process may hold (its pool's maximum); default 16.
-- ``REDIS_URL``: ``redis://host:6379/0``; unset means the in-memory channel layer.
+- ``REDIS_URL``: ``redis://host:6379/0``; unset means the in-memory channel layer and the database
+  cache.
+- ``CACHE_KEY_PREFIX``: put before every key the site keeps in its cache, so that sites (or test
+  runs) sharing one Redis keep their counts apart; default none.
 - ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); 0 for no
   bound; default 4 on SQLite, no bound on PostgreSQL.
 - ``LIVE_THREADS``: threads for one process's websockets' database work; default 1 on SQLite,
@@ -25,6 +28,15 @@ Environment variables:
   handler); default true when ``DEBUG`` is true.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
 - ``TRUST_X_FORWARDED_PROTO``: trust a proxy's ``X-Forwarded-Proto`` header; default false.
+- ``TRUST_X_FORWARDED_FOR``: the site is behind one proxy of its own, which adds the client's
+  address to ``X-Forwarded-For``: the abuse limits and the login lockout count by that address
+  instead of the connection's (the proxy's); default false.
+- ``LIMIT_SIGNUPS``, ``LIMIT_INVITES``, ``LIMIT_IMPORTS``, ``LIMIT_ANALYSES``, ``LIMIT_REPORTS``:
+  the abuse limits (``accounts.limits``), each a rate ``N/h`` (``s``, ``m``, ``h`` or ``d``,
+  optionally ``N/15m``): sign-ups per address (default ``10/h``), invitation links opened per
+  address (``20/h``), records imported and analyses asked per player (``30/h``, ``10/h``),
+  reports sent per player (``10/d``).
+- ``LIMIT_OPEN_SEEKS``: how many games one player may have waiting for an opponent; default 5.
 - ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses, flag
   checks): ``embedded`` (default: each web server, ``runserver`` or ``daphne``, serves the
   queues from threads of its own, searching in child processes that die with it) or
@@ -60,6 +72,7 @@ Under load (issue 18), the services are set up so that no user sees their limits
 """
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -121,6 +134,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not items:
         raise ImproperlyConfigured(f"{name} must list at least one item; got {value!r}")
     return items
+
+
+#: A rate as django-ratelimit reads it: a count, a slash, and a period (an optional multiple of
+#: ``s``, ``m``, ``h`` or ``d``): ``10/h``, ``30/15m``.
+_RATE = re.compile(r"\d+/(?:[1-9]\d*)?[smhd]")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate variable: how many requests per period, such as ``10/h`` or ``30/15m``."""
+    value = env_str(name) or default
+    if not _RATE.fullmatch(value):
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 10/h (per s, m, h or d, or 15m); got {value!r}"
+        )
+    return value
 
 
 _POSTGRES_SCHEMES = frozenset({"postgres", "postgresql"})
@@ -276,6 +304,36 @@ def email_config() -> dict[str, Any]:
     }
 
 
+#: The database cache's table (``manage.py createcachetable``), and how many counts it keeps
+#: before it drops some: Django's default of 300 would forget a crowd's counts early.
+CACHE_TABLE = "django_cache"
+CACHE_MAX_ENTRIES = 10_000
+
+
+def caches_config(redis_url: str | None, key_prefix: str = "") -> dict[str, Any]:
+    """Django's cache, where the abuse limits keep their counts (``accounts.limits``): Django's own
+    Redis backend on ``redis_url``, so that every process shares them, or the database cache
+    without one (a table made by ``manage.py createcachetable``, beside ``migrate``). Each key
+    starts with ``key_prefix``, so that sites (or test runs) sharing one Redis keep apart."""
+    if not redis_url:
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                "LOCATION": CACHE_TABLE,
+                "KEY_PREFIX": key_prefix,
+                "OPTIONS": {"MAX_ENTRIES": CACHE_MAX_ENTRIES},
+            }
+        }
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": key_prefix,
+            "OPTIONS": {"socket_timeout": REDIS_SOCKET_TIMEOUT, "socket_connect_timeout": 5},
+        }
+    }
+
+
 def secret_key(*, debug: bool) -> str:
     """``SECRET_KEY`` from the environment; only a debug run may fall back to a development key."""
     key = env_str("SECRET_KEY")
@@ -306,6 +364,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "chat",  # a game's chat lines and mutes: live play imports it, it imports no app of ours
     "game",
     "archive",  # finished and imported games: records, replays, analyses
     "accounts",
@@ -366,6 +425,7 @@ DATABASES = {
     )
 }
 CHANNEL_LAYERS = channel_layers_config(env_str("REDIS_URL"))
+CACHES = caches_config(env_str("REDIS_URL"), key_prefix=env_str("CACHE_KEY_PREFIX") or "")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How many HTTP requests run their middleware and view at once in one process
 # (yourtrumps_site/serving/handler.py); the rest wait their turn on the event loop, holding no
@@ -375,6 +435,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
 _SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
+# What a request published is sent from the event loop once it has its answer: the live app's
+# pair of functions that keep a thread's messages and send them, named for the serving package's
+# handler (it imports no app).
+SERVING_HELD_MESSAGES = ("game.live.held_messages", "game.live.send_held")
 # The turns sent over sockets and their tables have threads of their own, so that games in play
 # go on while a crowd opens its sockets. On SQLite one: a second only waits for the first's write
 # lock, and takes the GIL from the event loop meanwhile. On PostgreSQL two, so that one turn's
@@ -435,6 +499,25 @@ AXES_COOLOFF_TIME = 1  # hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
+
+# --- Abuse limits (accounts.limits): django-ratelimit's counts in the cache above ---------------
+# Each limit counts one address's or one player's requests in a fixed window; the one past its
+# rate is refused (429, with Retry-After). Numbers in lichess's spirit: it allows 10 sign-ups
+# per address in 10 minutes (and 150 a day); a person needs one, a school behind one address a
+# few an hour.
+LIMIT_SIGNUPS = env_rate("LIMIT_SIGNUPS", "10/h")  # per address
+LIMIT_INVITES = env_rate("LIMIT_INVITES", "20/h")  # invitation links opened per address
+LIMIT_IMPORTS = env_rate("LIMIT_IMPORTS", "30/h")  # records imported per player
+# Analyses asked per player; at most ANALYSES_PER_USER of them under way at once besides.
+LIMIT_ANALYSES = env_rate("LIMIT_ANALYSES", "10/h")
+LIMIT_REPORTS = env_rate("LIMIT_REPORTS", "10/d")  # reports sent per player
+# Not a rate: how many games one player may have waiting for an opponent at once (game.services).
+LIMIT_OPEN_SEEKS = env_int("LIMIT_OPEN_SEEKS", 5)
+# Whose address a request comes from: the connection's (REMOTE_ADDR) unless the site says it is
+# behind a proxy of its own (TRUST_X_FORWARDED_FOR); the login lockout counts by the same.
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+RATELIMIT_IP_META_KEY = "accounts.limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "game:lobby"

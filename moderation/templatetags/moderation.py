@@ -1,6 +1,6 @@
-"""Moderation's pieces of other apps' pages: a game's chat and report links, a profile's links.
+"""Moderation's pieces of other apps' pages: a game's report links, a profile's links.
 
-``{% game_chat game %}`` on the table page, ``{% profile_moderation player %}`` on a profile;
+``{% game_links game %}`` on the table page, ``{% profile_moderation player %}`` on a profile;
 ``{{ report.created_at|ago }}`` in the queue.
 """
 
@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext_lazy
 
 from accounts.selectors import is_closed
 from game.models import Game
-from moderation.selectors import chat_for, is_moderator, standing_of
+from moderation.selectors import is_moderator, standing_of
 
 register = template.Library()
 
@@ -39,19 +39,17 @@ def ago(moment: datetime) -> str:
     return gettext("%(time)s ago") % {"time": timesince(moment, time_strings=TIME_STRINGS)}
 
 
-@register.inclusion_tag("moderation/_game_extras.html", takes_context=True)
-def game_chat(context: dict[str, Any], game: Game) -> dict[str, Any]:
+@register.inclusion_tag("moderation/_game_links.html", takes_context=True)
+def game_links(context: dict[str, Any], game: Game) -> dict[str, Any]:
     user = context.get("user")
     players = [p for p in (game.seat0, None if game.ai_level else game.seat1) if p is not None]
     # A closed account is not reported: it is gone, and its name is no longer shown.
     reportable = [p for p in players if getattr(user, "pk", None) != p.pk and not is_closed(p)]
     return {
-        "chat": chat_for(game, user),
         "game": game,
         "user": user,
         "reportable": reportable if getattr(user, "is_authenticated", False) else [],
         "moderator": is_moderator(user),
-        "csrf_token": context.get("csrf_token"),
     }
 
 

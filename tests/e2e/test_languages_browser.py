@@ -160,8 +160,8 @@ def set_up_the_site() -> dict[str, int]:
             expected_ply=history.ply,
         )
         game.refresh_from_db()
-    services.chat_post(game_id=game.pk, user=anna, text="Hello boris, good luck!")
-    services.chat_post(game_id=game.pk, user=boris, text="you play like a fool")
+    game_services.game_chat_post(game_id=game.pk, user=anna, text="Hello boris, good luck!")
+    game_services.game_chat_post(game_id=game.pk, user=boris, text="you play like a fool")
     services.report_create(
         reporter=anna, reported=boris, reason="abuse", text="He insults me.", game=game
     )

@@ -5,6 +5,7 @@ socket's last table at the stored game's version, and the stored games sound."""
 import gc
 import http.client
 import io
+import ipaddress
 import multiprocessing
 import os
 import socket
@@ -75,6 +76,20 @@ def test_only_loopback_servers_are_load_tested(url: str) -> None:
         loadtest.check_loopback(url)
     for good in ("http://127.0.0.1:8000/", "http://localhost:8000", "http://[::1]:8000"):
         assert loadtest.check_loopback(good) == good.rstrip("/")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="all of 127/8 is Linux's")
+def test_each_player_signs_up_from_a_loopback_address_of_its_own() -> None:
+    """The site counts sign-ups per address (LIMIT_SIGNUPS): a run's players come from as many
+    addresses, in 127/8 but past 127.0.x.y, and another run takes another block of them."""
+    url = "http://127.0.0.1:8000"
+    first = [loadtest.sign_up_address(url, "a1b2c3", n) for n in range(2 * loadtest.MAX_GAMES)]
+    assert len(set(first)) == len(first)
+    loopback, named = ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("127.0.0.0/16")
+    assert all(a in loopback and a not in named for a in map(ipaddress.ip_address, first))
+    other = {loadtest.sign_up_address(url, "00fe01", n) for n in range(2 * loadtest.MAX_GAMES)}
+    assert other.isdisjoint(first)
+    assert loadtest.sign_up_address("http://[::1]:8000", "a1b2c3", 0) is None  # no such block
 
 
 def test_think_ranges_and_bounds() -> None:
@@ -198,6 +213,11 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
     def test_games_made_first_then_seated_together_play_without_an_error(self) -> None:
         self._play(games=6, seconds=5, seat_first=True)
 
+    def test_players_signed_up_over_http_play_without_an_error(self) -> None:
+        """More players than one address may sign up (LIMIT_SIGNUPS, 10/h by default), each
+        signing up over HTTP from an address of its own."""
+        self._play(games=6, seconds=4, seat_first=False, players_via="http")
+
     def test_turns_posted_play_without_an_error_and_say_where_their_time_went(self) -> None:
         report = self._play(games=6, seconds=5, seat_first=False, via="post")
         # Every POST's answer said how long each part of the server's handler took.
@@ -205,7 +225,15 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert all(part.count == report.moves for part in report.post_parts.values())
 
     def _play(
-        self, *, games: int, seconds: float, seat_first: bool, via: str = "socket"
+        self,
+        *,
+        games: int,
+        seconds: float,
+        seat_first: bool,
+        via: str = "socket",
+        # By default through the ORM: the test database is the server's, and no password is
+        # hashed per player.
+        players_via: str = "db",
     ) -> loadtest.Report:
         out = io.StringIO()
         config = loadtest.Config(
@@ -217,7 +245,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
             seat_first=seat_first,
             via=via,
             deck=24,
-            players_via="db",  # the test database is the server's: no password hash per player
+            players_via=players_via,
             # Generous: a busy 2-core machine may be slow, and this test asserts no timing.
             relay_timeout=30,
             http_timeout=60,

@@ -75,7 +75,7 @@ def test_warn_mute_and_unban_from_the_admin(staff, alice, bob, root):
     kinds = set(ModerationAction.objects.exclude(moderator=root).values_list("kind", flat=True))
     assert kinds == {"warn", "mute", "unban"}
     assert alice.moderator_warnings.get().text == "manners"
-    assert alice.standing.muted()
+    assert alice.chat_silence.in_force()
 
 
 def test_a_refused_admin_action_is_reported_per_item(staff, moderator):

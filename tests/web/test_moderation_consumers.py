@@ -13,11 +13,21 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
+from chat import services as chat_services
+from chat.models import ChatMessage
+from chat.services import ChatError
+from chat.sockets import log_html
 from game import services as game_services
+from game.consumers import BANNED_CODE
 from game.routing import websocket_urlpatterns
+from game.selectors import chat_room, game_with_players
 from moderation import services
-from moderation.chat import BANNED_CODE, log_of
-from moderation.models import ChatMessage
+
+
+def log_of(game, user):
+    """The chat log a socket arriving at ``game`` sends ``user``."""
+    return log_html(chat_room(game), user)
+
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = URLRouter(websocket_urlpatterns)
@@ -86,8 +96,8 @@ async def test_a_banned_player_cannot_write_in_the_chat():
     connected, code = await socket.connect()
     assert not connected and code == BANNED_CODE
     await socket.disconnect()  # the consumer ends now, not when the test's loop is torn down
-    with pytest.raises(services.ModerationError, match="banned"):
-        await database_sync_to_async(services.chat_post)(
+    with pytest.raises(ChatError, match="banned"):
+        await database_sync_to_async(game_services.game_chat_post)(
             game_id=game.pk, user=users["bob"], text="let me in"
         )
     assert not await database_sync_to_async(ChatMessage.objects.exists)()
@@ -143,7 +153,7 @@ async def test_a_muted_players_line_never_reaches_anyone():
 
 async def test_a_player_who_muted_the_opponent_is_not_sent_their_lines():
     game, users = await make_world()
-    await database_sync_to_async(services.chat_mute_set)(
+    await database_sync_to_async(chat_services.chat_mute_set)(
         user=users["alice"], other=users["bob"], muted=True
     )
     alice, bob = await connect(game, users["alice"]), await connect(game, users["bob"])
@@ -211,18 +221,19 @@ def test_a_table_without_a_chat_sends_no_log_and_reads_none(django_assert_num_qu
 def test_a_chat_never_written_in_is_shown_without_reading_it(django_assert_num_queries):
     alice, bob = (get_user_model().objects.create_user(name) for name in ("alice", "bob"))
     seek = game_services.game_create_seek(user=alice, trump="S")
-    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    game = game_with_players(seek.pk)  # as a socket has it
     with django_assert_num_queries(0):
         assert "No messages yet." in log_of(game, alice)
         with translation.override("gl"):  # rendered once per language, each in its own
             assert "Aínda non hai mensaxes." in log_of(game, alice)
         assert "No messages yet." in log_of(game, alice)
-    services.chat_post(game_id=game.pk, user=bob, text="hi")
-    game.refresh_from_db()
+    game_services.game_chat_post(game_id=game.pk, user=bob, text="hi")
+    game = game_with_players(seek.pk)
     assert game.chat_started
     with django_assert_num_queries(1):  # the lines, with the muted ones left out in the query
         assert "hi" in log_of(game, alice)
-    services.chat_mute_set(user=alice, other=bob, muted=True)
+    chat_services.chat_mute_set(user=alice, other=bob, muted=True)
     with django_assert_num_queries(1):
         assert "No messages yet." in log_of(game, alice)
     assert "hi" in log_of(game, AnonymousUser())
@@ -233,7 +244,7 @@ async def test_a_socket_arriving_after_the_first_line_sees_it_where_the_game_was
     version still has it as before the line: the arrival reads whether the chat started."""
     game, users = await make_world()
     alice = await connect(game, users["alice"])  # this process now keeps the game
-    await database_sync_to_async(services.chat_post)(
+    await database_sync_to_async(game_services.game_chat_post)(
         game_id=game.pk, user=users["bob"], text="first words"
     )
     await alice.receive_from(timeout=5)  # the line, pushed

@@ -5,9 +5,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from chat.models import Silence
 from game import services as game_services
 from moderation import services
-from moderation.models import ModerationAction, Report, Standing
+from moderation.models import ModerationAction, Report
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -26,7 +27,7 @@ def page(client, url):
 
 
 def test_the_table_shows_the_chat_and_report_links_to_a_player(client, game, alice, bob):
-    services.chat_post(game_id=game.pk, user=bob, text="have fun")
+    game_services.game_chat_post(game_id=game.pk, user=bob, text="have fun")
     client.force_login(alice)
     html = page(client, f"/games/{game.pk}/")
     assert 'id="chat-log"' in html and "have fun" in html
@@ -36,7 +37,7 @@ def test_the_table_shows_the_chat_and_report_links_to_a_player(client, game, ali
 
 
 def test_a_spectator_reads_the_chat_without_a_form(client, game, carol):
-    services.chat_post(game_id=game.pk, user=game.seat0, text="hello")
+    game_services.game_chat_post(game_id=game.pk, user=game.seat0, text="hello")
     client.force_login(carol)
     html = page(client, f"/games/{game.pk}/")
     assert "hello" in html and 'id="chat-form"' not in html and "spectators read it" in html
@@ -51,7 +52,7 @@ def test_a_game_against_the_computer_has_no_chat(client, alice):
 
 
 def test_muting_by_htmx_returns_the_chat_without_the_opponents_lines(client, game, alice, bob):
-    services.chat_post(game_id=game.pk, user=bob, text="noisy line")
+    game_services.game_chat_post(game_id=game.pk, user=bob, text="noisy line")
     client.force_login(alice)
     html = client.post(f"/games/{game.pk}/chat/mute/", {"mute": "on"}, **HTMX).content.decode()
     assert 'id="chat"' in html and "noisy line" not in html and "Unmute <bdi>bob</bdi>" in html
@@ -91,9 +92,7 @@ def test_a_muted_player_is_told_once_with_one_full_stop(client, moderator, game,
         moderator=moderator, user=alice, reason="spam", duration=timedelta(minutes=15)
     )
     # A time after noon: English's date format then ends in "p.m.", a full stop of its own.
-    Standing.objects.filter(user=alice).update(
-        chat_muted_until=datetime(2999, 1, 1, 15, 0, tzinfo=UTC)
-    )
+    Silence.objects.filter(user=alice).update(until=datetime(2999, 1, 1, 15, 0, tzinfo=UTC))
     client.force_login(alice)
     html = page(client, f"/games/{game.pk}/")
     assert html.count("A moderator has muted you in chat until 01/01/2999 3 p.m.") == 1
@@ -151,7 +150,7 @@ def test_a_banned_profile_says_so_and_moderators_get_their_links(client, moderat
 
 
 def test_the_queue_shows_open_reports_with_recent_games_and_chat(client, moderator, game, alice):
-    services.chat_post(game_id=game.pk, user=game.seat1, text="you cheat, idiot")
+    game_services.game_chat_post(game_id=game.pk, user=game.seat1, text="you cheat, idiot")
     made = services.report_create(
         reporter=alice, reported=game.seat1, reason="abuse", text="insults", game=game
     )
@@ -215,7 +214,7 @@ def test_an_action_without_a_reason_is_refused_with_a_message(client, moderator,
 
 
 def test_the_game_page_aborts_and_annuls(client, moderator, game):
-    services.chat_post(game_id=game.pk, user=game.seat0, text="hi there")
+    game_services.game_chat_post(game_id=game.pk, user=game.seat0, text="hi there")
     client.force_login(moderator)
     html = page(client, f"/moderation/games/{game.pk}/")
     assert "hi there" in html and "Abort the game" in html and "Annul the game" in html

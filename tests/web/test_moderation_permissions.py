@@ -10,9 +10,10 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
+from chat.models import ChatMute
 from game import services as game_services
 from moderation import services
-from moderation.models import ChatMute, ModerationAction, Report
+from moderation.models import ModerationAction, Report
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Moderation services: reports, chat and its limits, and each moderator's action with its log
+"""Moderation services: reports, and each moderator's action with its log
 entry, its effect, and the refusals around it."""
 
 from datetime import timedelta
@@ -10,13 +10,17 @@ from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 from django.utils import timezone
 
+from chat.models import ChatMessage
+from chat.selectors import chat_for
+from chat.services import ChatError
 from game import services as game_services
 from game.models import Game
+from game.selectors import chat_room
 from moderation import services
 from moderation.groups import MODERATOR_PERMISSIONS, MODERATORS
-from moderation.models import ChatMessage, ModerationAction, ModeratorWarning, Report, Standing
-from moderation.selectors import chat_for, is_banned, is_moderator
-from moderation.services import CHAT_BURST, CHAT_MAX_LENGTH, CHAT_WINDOW, ModerationError
+from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
+from moderation.selectors import is_banned, is_moderator
+from moderation.services import ModerationError
 
 pytestmark = pytest.mark.django_db
 Kind = ModerationAction.Kind
@@ -101,79 +105,6 @@ def test_reports_refused_on_oneself_twice_or_about_someone_elses_game(alice, bob
     assert Report.objects.count() == 1
 
 
-# --- Chat -----------------------------------------------------------------------------------------
-
-
-def test_the_players_chat_and_spectators_read(game, alice, bob, carol):
-    services.chat_post(game_id=game.pk, user=alice, text="  good   luck ")
-    services.chat_post(game_id=game.pk, user=bob, text="you too")
-    for viewer in (alice, bob, carol, AnonymousUser()):
-        chat = chat_for(game, viewer)
-        assert [(m.author.username, m.text) for m in chat.messages] == [
-            ("alice", "good luck"),
-            ("bob", "you too"),
-        ]
-    assert chat_for(game, alice).writer and not chat_for(game, carol).writer
-    for spectator in (carol, AnonymousUser()):
-        with pytest.raises(ModerationError, match="spectators read"):
-            services.chat_post(game_id=game.pk, user=spectator, text="hello")
-
-
-def test_a_game_against_the_computer_or_a_seek_has_no_chat(alice):
-    computer = game_services.game_create_vs_computer(user=alice, level="beginner", trump="S")
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    for game in (computer, seek):
-        assert not chat_for(game, alice).open
-        with pytest.raises(ModerationError, match="two people"):
-            services.chat_post(game_id=game.pk, user=alice, text="hi")
-
-
-def test_chat_has_a_length_limit_and_no_empty_lines(game, alice):
-    services.chat_post(game_id=game.pk, user=alice, text="x" * CHAT_MAX_LENGTH)
-    with pytest.raises(ModerationError, match=f"at most {CHAT_MAX_LENGTH} characters"):
-        services.chat_post(game_id=game.pk, user=alice, text="x" * (CHAT_MAX_LENGTH + 1))
-    with pytest.raises(ModerationError, match="Write something"):
-        services.chat_post(game_id=game.pk, user=alice, text=" \n ")
-    assert ChatMessage.objects.count() == 1
-
-
-def test_chat_is_rate_limited_per_player(game, alice, bob):
-    start = timezone.now()
-    for i in range(CHAT_BURST):
-        services.chat_post(game_id=game.pk, user=alice, text=f"line {i}", now=start)
-    with pytest.raises(ModerationError, match="too fast"):
-        services.chat_post(game_id=game.pk, user=alice, text="one more", now=start)
-    services.chat_post(game_id=game.pk, user=bob, text="my turn to talk", now=start)
-    later = start + CHAT_WINDOW + timedelta(seconds=1)
-    services.chat_post(game_id=game.pk, user=alice, text="calmer now", now=later)
-    assert ChatMessage.objects.filter(author=alice).count() == CHAT_BURST + 1
-
-
-def test_a_player_mutes_their_opponent_and_no_longer_sees_them(game, alice, bob, carol):
-    services.chat_post(game_id=game.pk, user=bob, text="you are bad")
-    services.chat_post(game_id=game.pk, user=alice, text="gg")
-    services.chat_mute_set(user=alice, other=bob, muted=True)
-    mine = chat_for(game, alice)
-    assert mine.opponent_muted and [m.text for m in mine.messages] == ["gg"]
-    # Only alice's view changes: bob and spectators see everything; bob may still write.
-    assert [m.text for m in chat_for(game, carol).messages] == ["you are bad", "gg"]
-    services.chat_post(game_id=game.pk, user=bob, text="still here")
-    assert [m.text for m in chat_for(game, bob).messages][-1] == "still here"
-    assert [m.text for m in chat_for(game, alice).messages] == ["gg"]
-    services.chat_mute_set(user=alice, other=bob, muted=False)
-    assert len(chat_for(game, alice).messages) == 3
-    with pytest.raises(ModerationError, match="yourself"):
-        services.chat_mute_set(user=alice, other=alice, muted=True)
-
-
-def test_a_new_chat_line_is_announced_after_the_commit(
-    game, alice, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks() as callbacks:
-        services.chat_post(game_id=game.pk, user=alice, text="hi")
-    assert len(callbacks) == 1
-
-
 # --- Moderators' actions -------------------------------------------------------------------------
 
 
@@ -197,12 +128,12 @@ def test_a_mute_refuses_chat_until_it_ends(moderator, game, alice, bob):
         moderator=moderator, user=alice, reason="spam", duration=timedelta(hours=1)
     )
     assert action.kind == Kind.MUTE and action.until > timezone.now() + timedelta(minutes=59)
-    with pytest.raises(ModerationError, match="muted you in chat"):
-        services.chat_post(game_id=game.pk, user=alice, text="hello?")
-    assert chat_for(game, alice).muted_until == action.until
-    services.chat_post(game_id=game.pk, user=bob, text="quiet now")
+    with pytest.raises(ChatError, match="muted you in chat"):
+        game_services.game_chat_post(game_id=game.pk, user=alice, text="hello?")
+    assert chat_for(chat_room(game), alice).muted_until == action.until
+    game_services.game_chat_post(game_id=game.pk, user=bob, text="quiet now")
     after = action.until + timedelta(seconds=1)
-    services.chat_post(game_id=game.pk, user=alice, text="I am back", now=after)
+    game_services.game_chat_post(game_id=game.pk, user=alice, text="I am back", now=after)
     assert list(ChatMessage.objects.values_list("author__username", flat=True)) == ["bob", "alice"]
 
 
@@ -226,8 +157,8 @@ def test_a_ban_ends_games_refuses_login_and_chat_and_is_logged(
     seek.refresh_from_db()
     assert (game.status, game.reason, game.winner) == ("finished", Game.Reason.MODERATOR, 1)
     assert seek.status == Game.Status.ABORTED
-    with pytest.raises(ModerationError, match="banned"):
-        services.chat_post(game_id=game.pk, user=alice, text="unfair!")
+    with pytest.raises(ChatError, match="banned"):
+        game_services.game_chat_post(game_id=game.pk, user=alice, text="unfair!")
     response = client.post("/accounts/login/", {"username": "alice", "password": "pw-alice-123"})
     assert response.status_code == 200
     assert "This account has been banned by the moderators." in response.content.decode()

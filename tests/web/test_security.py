@@ -20,9 +20,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from archive.models import ImportedGame
+from chat.models import ChatMessage
 from game import services
 from game.models import Move
-from moderation.models import ChatMessage
 from yourtrumps_site.asgi import websocket_routes
 from yourtrumps_site.sockets import UNKNOWN_PATH_CODE
 
@@ -169,7 +169,7 @@ async def test_a_malformed_chat_frame_gets_an_error_back_and_the_socket_lives(fr
     # Still alive: a good line lands.
     await sender.send_to(text_data=json.dumps({"chat": "good game"}))
     answer = await sender.receive_from(timeout=10)
-    assert "role=\"alert\"" not in answer
+    assert 'role="alert"' not in answer
     assert await database_sync_to_async(ChatMessage.objects.count)() == 1
     await sender.disconnect()
 

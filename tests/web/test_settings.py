@@ -11,12 +11,14 @@ from django.utils.module_loading import import_string
 
 from yourtrumps_site.serving.channel_layer import EmbeddedChannelLayer
 from yourtrumps_site.settings import (
+    caches_config,
     channel_layers_config,
     database_config,
     email_config,
     env_bool,
     env_int,
     env_list,
+    env_rate,
     secret_key,
 )
 
@@ -125,6 +127,17 @@ def test_redis_connections_fail_rather_than_hang_and_are_kept_alive_while_quiet(
     assert host["socket_keepalive"] is True and host["health_check_interval"] > 0
 
 
+def test_the_cache_is_the_database_s_without_redis_and_django_s_redis_cache_with_it() -> None:
+    embedded = caches_config(None)["default"]
+    assert embedded["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    assert embedded["OPTIONS"]["MAX_ENTRIES"] >= 10_000  # a crowd's counts are kept
+
+    shared = caches_config("redis://127.0.0.1:6379/0", key_prefix="site-a")["default"]
+    assert shared["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["LOCATION"] == "redis://127.0.0.1:6379/0" and shared["KEY_PREFIX"] == "site-a"
+    assert 0 < shared["OPTIONS"]["socket_timeout"] < 60
+
+
 @pytest.mark.parametrize(
     ("url", "message"),
     [
@@ -187,6 +200,20 @@ def test_env_int(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YT_NUMBER", "-1")
     with pytest.raises(ImproperlyConfigured, match="YT_NUMBER must not be negative"):
         env_int("YT_NUMBER", default=7)
+
+
+def test_env_rate_takes_django_ratelimit_s_rates_and_fails_loudly_on_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("YT_RATE", raising=False)
+    assert env_rate("YT_RATE", "10/h") == "10/h"
+    for rate in ("5/s", "30/15m", "150/d"):
+        monkeypatch.setenv("YT_RATE", rate)
+        assert env_rate("YT_RATE", "10/h") == rate
+    for wrong in ("ten an hour", "10/w", "10/0m", "10", "/h"):
+        monkeypatch.setenv("YT_RATE", wrong)
+        with pytest.raises(ImproperlyConfigured, match="YT_RATE must be a rate such as 10/h"):
+            env_rate("YT_RATE", "10/h")
 
 
 def test_env_list_splits_on_commas(monkeypatch: pytest.MonkeyPatch) -> None:

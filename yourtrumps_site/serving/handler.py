@@ -17,8 +17,10 @@ parts: with this site's chain, seven crossings per request against one here, eac
 turn on a busy loop.
 
 What the request publishes for the live pages (a turn's new version, a chat line) is kept
-until it has its response and sent from the loop then (``game.live.held_messages``), as a
-socket's turn is: sending from the thread held it while it crossed to the loop and back.
+until it has its response and sent from the loop then, as a socket's turn is: sending from the
+thread held it while it crossed to the loop and back. The site names the two functions that do
+it in ``settings.SERVING_HELD_MESSAGES`` (``game.live.held_messages`` and ``send_held``), loaded
+by name as Django loads middleware: this package imports no app.
 
 With ``SERVER_TIMING`` on (the default with ``DEBUG``), every answer says in a ``Server-Timing``
 header where its time went in here: waiting for a free slot (``queue``), reading its body and
@@ -39,7 +41,7 @@ import asyncio
 import contextlib
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
@@ -47,9 +49,10 @@ from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.urls import set_script_prefix
+from django.utils.module_loading import import_string
 
-if TYPE_CHECKING:
-    from game.live import Message
+#: A message a request published, held until it has its answer: (group, message).
+Message = tuple[str, dict[str, Any]]
 
 #: Idle request threads kept when there is no bound (with one, as many as it allows).
 KEEP_UNBOUNDED = 64
@@ -112,9 +115,9 @@ class BoundedASGIHandler(ASGIHandler):
         bound = settings.HTTP_THREADS
         self._requests = asyncio.Semaphore(bound) if bound > 0 else contextlib.nullcontext()
         self._threads = RequestThreads(bound if bound > 0 else KEEP_UNBOUNDED)
-        from game import live  # imports models: only once Django is set up
-
-        self._live = live
+        hold, send = settings.SERVING_HELD_MESSAGES
+        self._hold_messages = import_string(hold)
+        self._send_held = import_string(send)
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the whole chain runs in the request's thread
@@ -138,7 +141,7 @@ class BoundedASGIHandler(ASGIHandler):
                 scope, body_file, messages, timing
             )
         finally:  # what the request published on commit, sent from here
-            await self._live.send_held(messages)
+            await self._send_held(messages)
         if self._timed:
             timing.published = time.perf_counter()
             response.headers["Server-Timing"] = timing.header()
@@ -156,7 +159,7 @@ class BoundedASGIHandler(ASGIHandler):
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
         if request is not None:
-            with self._live.held_messages(messages):
+            with self._hold_messages(messages):
                 response = self.get_response(request)
             # The request's messages storage, lazy user, htmx details and upload handlers point
             # back at it: some 60 objects a request that only the cycle collector would free,

@@ -45,6 +45,7 @@ BACKLOG = 1024
 #: Seconds a socket's handshake may wait for its consumer to accept it (Daphne's default is 5).
 WEBSOCKET_CONNECT_TIMEOUT = 30
 
+
 def _die_with_parent() -> None:
     """In the child, before exec: SIGTERM when the supervisor dies, however it dies."""
     signal_on_parent_death(signal.SIGTERM)
