@@ -20,8 +20,6 @@ class Profile(models.Model):
     #: The user's email address once they followed the link sent to it; empty until then, and
     #: again when the address changes. No two accounts share one (in any case).
     verified_email = models.EmailField(_("verified email address"), blank=True, default="")
-    #: When the last verification link was sent: a new one waits a little (``RESEND_AFTER``).
-    verification_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     #: When the player closed their account (``accounts.services.account_close``).
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 

@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import LoginForm, PasswordResetForm
+from accounts.forms import LoginForm
 
 app_name = "accounts"
 
@@ -28,17 +28,7 @@ urlpatterns = [
         name="password_changed",
     ),
     # A forgotten password: Django's four views, the link sent only to a verified address.
-    path(
-        "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            form_class=PasswordResetForm,
-            template_name="accounts/password_reset.html",
-            subject_template_name="accounts/email/password_reset_subject.txt",
-            email_template_name="accounts/email/password_reset.txt",
-            success_url=reverse_lazy("accounts:password_reset_sent"),
-        ),
-        name="password_reset",
-    ),
+    path("password/reset/", views.password_reset, name="password_reset"),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_sent.html"),

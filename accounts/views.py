@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from accounts import backends, services
-from accounts.forms import AccountCloseForm, EmailForm, SignUpForm
+from accounts.forms import AccountCloseForm, EmailForm, PasswordResetForm, SignUpForm
 from accounts.limits import Limit, limited
 from accounts.models import Profile
 from accounts.selectors import email_verified, is_closed
@@ -86,6 +87,33 @@ SIGNUPS = Limit(
 )
 
 
+#: Password reset links asked for from one address (``LIMIT_PASSWORD_RESETS``), found or not.
+PASSWORD_RESETS = Limit(
+    "password-resets",
+    "LIMIT_PASSWORD_RESETS",
+    key="ip",
+    message=gettext_lazy("Too many password resets have been asked for from your address."),
+)
+#: Verification links one player has sent (``LIMIT_EMAIL_LINKS``): a new address, or again.
+EMAIL_LINKS = Limit(
+    "email-links",
+    "LIMIT_EMAIL_LINKS",
+    key="user",
+    message=gettext_lazy("You have asked for too many verification links for now."),
+)
+
+#: Django's password reset, its link sent only to a verified address (``PasswordResetForm``).
+password_reset = limited(PASSWORD_RESETS)(
+    auth_views.PasswordResetView.as_view(
+        form_class=PasswordResetForm,
+        template_name="accounts/password_reset.html",
+        subject_template_name="accounts/email/password_reset_subject.txt",
+        email_template_name="accounts/email/password_reset.txt",
+        success_url=reverse_lazy("accounts:password_reset_sent"),
+    )
+)
+
+
 @limited(SIGNUPS)
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
@@ -137,6 +165,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited(EMAIL_LINKS)
 def email_change(request: HttpRequest) -> HttpResponse:
     form = EmailForm(request.POST, auto_id="email_%s")
     if not form.is_valid():
@@ -154,6 +183,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited(EMAIL_LINKS)
 def email_resend(request: HttpRequest) -> HttpResponse:
     try:
         services.email_verification_resend(user=request.user, site_url=site_url(request))

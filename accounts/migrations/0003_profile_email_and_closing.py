@@ -20,11 +20,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='profile',
-            name='verification_sent_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True),
-        ),
-        migrations.AddField(
-            model_name='profile',
             name='verified_email',
             field=models.EmailField(blank=True, default='', max_length=254, verbose_name='verified email address'),
         ),

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import override_settings
 from django.urls import reverse
 
 from accounts import services, verification
@@ -75,3 +76,15 @@ def test_the_link_sets_a_new_password_once(client, alice):
     assert "This link is not valid" in again  # used once, it is spent
     login = client.post(reverse("accounts:login"), {"username": "alice", "password": NEW_PASSWORD})
     assert login.status_code == 302
+
+
+@override_settings(LIMIT_PASSWORD_RESETS="2/h")
+def test_reset_links_asked_for_from_one_address_are_limited(client, alice):
+    with_address(alice, "alice@example.org", verified=True)
+    assert ask_for_reset(client, "alice@example.org").status_code == 302
+    assert ask_for_reset(client, "nobody@example.org").status_code == 302  # unknown ones count
+
+    refused = ask_for_reset(client, "alice@example.org")
+
+    assert refused.status_code == 429 and "Too many password resets" in refused.content.decode()
+    assert len(mail.outbox) == 1
