@@ -14,7 +14,6 @@ from accounts.verification import make_token
 from game import services
 from game.models import Game
 from game.services import GameError
-from moderation.services import chat_post
 from tests.games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +24,8 @@ CLOSED = "Closed account"
 def played(alice, bob):
     """A game alice won against bob, with a line of chat from each."""
     game = finished_game(alice, bob)
-    chat_post(game_id=game.pk, user=alice, text="well played, bob")
-    chat_post(game_id=game.pk, user=bob, text="thanks, alice")
+    services.game_chat_post(game_id=game.pk, user=alice, text="well played, bob")
+    services.game_chat_post(game_id=game.pk, user=bob, text="thanks, alice")
     return game
 
 
