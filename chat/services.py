@@ -15,6 +15,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.selectors import is_closed
 from chat.models import ChatMessage, ChatMute, Silence
 from chat.rooms import Room
 
@@ -35,8 +36,12 @@ def _refusal(room: Room, user: object, now: datetime) -> str | None:
         return _("Only the two players write in a game's chat; spectators read it.")
     if not room.open:
         return _("The chat opens when two people play.")
-    # Read afresh: a socket's user was read when it opened, and a ban makes the account inactive.
-    if not get_user_model().objects.filter(pk=getattr(user, "pk", None), is_active=True).exists():
+    # Read afresh: a socket's user was read when it opened, and a ban or closing the account
+    # makes it inactive.
+    account = get_user_model().objects.filter(pk=getattr(user, "pk", None)).first()
+    if account is None or not account.is_active:
+        if account is not None and is_closed(account):
+            return _("Your account is closed.")
         return _("Your account is banned.")
     silence = Silence.objects.filter(user_id=user.pk).first()
     if silence is not None and silence.in_force(now):

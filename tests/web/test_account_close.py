@@ -11,6 +11,7 @@ from accounts.models import Profile
 from accounts.selectors import email_verified
 from accounts.services import account_close, email_change, email_verify
 from accounts.verification import make_token
+from chat.services import ChatError
 from game import services
 from game.models import Game
 from game.services import GameError
@@ -114,6 +115,12 @@ def test_the_closed_player_chat_lines_are_hidden(client, played, alice, bob):
 
     assert "thanks, alice" in table and "well played, bob" not in table
     assert f"Mute <bdi>{CLOSED}</bdi>" in table  # the opponent's name in the chat's controls too
+
+
+def test_a_line_from_a_socket_left_open_is_refused_as_closed_not_banned(played, alice):
+    account_close(user=alice)
+    with pytest.raises(ChatError, match=r"Your account is closed\."):
+        services.game_chat_post(game_id=played.pk, user=alice, text="still here?")
 
 
 def test_the_open_seeks_are_cancelled_and_the_games_in_play_resigned(alice, bob, carol):
