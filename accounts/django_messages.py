@@ -19,8 +19,11 @@ DJANGO_MESSAGES = (
         "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ "
         "characters."
     ),
-    # django.contrib.auth.forms: signing up and changing a password
+    # django.contrib.auth.forms: signing up, changing and resetting a password (Django's
+    # Armenian has "Email" in English, and asks for the *old* password on the confirmation)
     gettext_noop("The two password fields didn’t match."),
+    gettext_noop("Enter the same password as before, for verification."),
+    gettext_noop("Email"),
     # django.contrib.auth.password_validation: help texts and refusals
     gettext_noop("Your password can’t be too similar to your other personal information."),
     gettext_noop("Your password can’t be a commonly used password."),
