@@ -1,7 +1,9 @@
-"""Writes to players' accounts: signing up, the language, the email address and its proof, and
-closing an account."""
+"""Writes to players' accounts: signing up, the language, the email address and its proof,
+closing an account, and rating games."""
 
 import logging
+from collections.abc import Iterable
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,7 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import verification
-from accounts.models import Profile
+from accounts.glicko2 import Glicko, Result, rate
+from accounts.models import Profile, Rating, RatingChange
+from accounts.ratings import START, TAU, as_of, periods_between
 from accounts.selectors import email_verified
 from accounts.signals import account_closed
 
@@ -136,3 +140,90 @@ def account_close(*, user: AbstractBaseUser) -> None:
     user.set_unusable_password()
     user.save(update_fields=["email", "is_active", "password"])
     account_closed.send(sender=type(user), user=user)
+
+
+# --- Ratings ----------------------------------------------------------------------------------
+
+
+def _locked_ratings(user_ids: Iterable[int], speed: str) -> dict[int, Rating]:
+    """The players' ratings in ``speed`` (made at the start for a player never rated in it),
+    locked for this transaction in the order of their ids: two games of the same players ending
+    at once take turns, and never each wait for the other."""
+    ids = sorted(set(user_ids))
+    Rating.objects.bulk_create(
+        [Rating(user_id=user_id, speed=speed) for user_id in ids], ignore_conflicts=True
+    )
+    rows = Rating.objects.select_for_update().filter(user_id__in=ids, speed=speed)
+    return {row.user_id: row for row in rows.order_by("user_id")}
+
+
+def _change(row: Rating, after: Glicko, game_id: int, now: datetime, **more: object) -> None:
+    """Give ``row`` the figures ``after``, and write the change in its player's history."""
+    RatingChange.objects.create(
+        user_id=row.user_id,
+        speed=row.speed,
+        game_id=game_id,
+        rating_before=row.rating,
+        rating_after=after.rating,
+        deviation_before=row.deviation,
+        deviation_after=after.deviation,
+        volatility_before=row.volatility,
+        volatility_after=after.volatility,
+        created_at=now,
+        **more,
+    )
+    row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
+
+
+@transaction.atomic
+def ratings_record_game(
+    *, game_id: int, speed: str, players: tuple[int, int], score: float, now: datetime
+) -> None:
+    """Rate the game ``game_id`` that ends ``now`` between ``players`` (user ids, seat 0 first)
+    in ``speed``: seat 0 scored ``score`` (1 a win, 0.5 a draw, 0 a loss). Each is rated against
+    the other as they stood before it, their deviations grown by the time since their last
+    rated game in the speed. Live play calls it in the transaction that ends the game; the
+    history's constraint refuses a second rating of a game."""
+    rows = _locked_ratings(players, speed)
+    seats = [rows[player] for player in players]
+    standing = [as_of(row.glicko, row.rated_at, now) for row in seats]
+    afters = [
+        rate(
+            row.glicko,
+            [Result(standing[1 - seat], score if seat == 0 else 1 - score)],
+            tau=TAU,
+            periods=periods_between(row.rated_at, now),
+            ceiling=START.deviation,
+        )
+        for seat, row in enumerate(seats)
+    ]
+    for row, after in zip(seats, afters, strict=True):
+        _change(row, after, game_id, now)
+        row.games += 1
+        row.rated_at = now
+        row.save()
+
+
+@transaction.atomic
+def ratings_annul_game(*, game_id: int, now: datetime) -> None:
+    """Take back what the game ``game_id`` did to its players' ratings (a moderator annulled
+    it): each loses the points it gave them, or gets back the points it cost them, and the
+    game no longer counts among their rated games. For a player whose last rated game in the
+    speed it still is, the deviation and volatility go back to what they were before it too;
+    otherwise they stay, as the later games built on them. When they last played stays. Nothing
+    for a game that changed no rating."""
+    changes = RatingChange.objects.filter(game_id=game_id, annulment=False).order_by("user_id")
+    if not changes:
+        return
+    rows = _locked_ratings([change.user_id for change in changes], changes[0].speed)
+    for change in changes:
+        row = rows[change.user_id]
+        left = Glicko(change.rating_after, change.deviation_after, change.volatility_after)
+        if row.glicko == left:  # as the game left it: nothing rated since
+            after = Glicko(change.rating_before, change.deviation_before, change.volatility_before)
+        else:
+            points = change.rating_after - change.rating_before
+            after = Glicko(row.rating - points, row.deviation, row.volatility)
+        _change(row, after, game_id, now, annulment=True)
+        row.games -= 1
+        row.save()

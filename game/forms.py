@@ -67,6 +67,12 @@ class SeekForm(GameOptionsForm):
     private = forms.BooleanField(
         label=_("Private game"), required=False, help_text=_("Only those with the link can join.")
     )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_("The result changes both players' ratings. Untick for a casual game."),
+    )
 
 
 class ComputerForm(GameOptionsForm):

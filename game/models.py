@@ -16,6 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.ratings import Speed, shown, speed_of
 from accounts.selectors import player_name
 from game import engine
 from game.ai import LEVELS
@@ -107,6 +108,14 @@ class Game(models.Model):
     )
 
     private = models.BooleanField(_("by invitation only"), default=False)
+    #: Whether the result changes the players' ratings in the game's speed (:attr:`speed`).
+    rated = models.BooleanField(_("rated"), default=False)
+    #: A rated game's players' ratings in its speed as it began, shown beside their names (seat
+    #: 0's as its seek was made, until someone joins); provisional ones are shown with a ``?``.
+    rating0 = models.SmallIntegerField(null=True, blank=True, editable=False)
+    rating1 = models.SmallIntegerField(null=True, blank=True, editable=False)
+    provisional0 = models.BooleanField(default=False, editable=False)
+    provisional1 = models.BooleanField(default=False, editable=False)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
@@ -162,6 +171,11 @@ class Game(models.Model):
     def against_computer(self) -> bool:
         return bool(self.ai_level)
 
+    @property
+    def speed(self) -> Speed:
+        """The speed its time control falls into: the rating a rated game changes."""
+        return speed_of(self.clock_initial, self.clock_increment)
+
     def seat_of(self, user: object) -> int | None:
         """The seat ``user`` holds in this game, or ``None`` for a spectator."""
         user_id = getattr(user, "pk", None)
@@ -189,6 +203,14 @@ class Game(models.Model):
             return str(_("Computer (%(level)s)") % {"level": level_name(self.ai_level)})
         # A seek's empty seat; the game's status says whether it still waits.
         return player_name(self.seat1) if self.seat1_id else str(_("no opponent"))
+
+    def seat_rating(self, seat: int) -> str:
+        """The rating of who holds ``seat`` as the game began (``1500?``), written beside their
+        name; empty for a casual game, whose result changes no rating."""
+        rating, provisional = (
+            (self.rating0, self.provisional0) if seat == 0 else (self.rating1, self.provisional1)
+        )
+        return shown(rating, provisional) if self.rated and rating is not None else ""
 
 
 class Move(models.Model):

@@ -27,6 +27,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import services as accounts
+from accounts.ratings import is_provisional
+from accounts.selectors import ratings_now
 from chat import services as chat_services
 from chat.models import ChatMessage
 from game import ai, background, engine
@@ -241,7 +244,23 @@ def _start(game: Game, now: datetime) -> engine.GameState:
         due = now + timedelta(seconds=game.clock_initial)
         ask = partial(background.ask, background.FLAG_CHECK)
         transaction.on_commit(lambda: ask(game.pk, due), robust=True)
+    if game.rated:
+        _note_ratings(game, now)
     return state
+
+
+#: The columns of a rated game's ratings as it began (``Game.rating0`` and the rest).
+_RATING_FIELDS = ["rating0", "rating1", "provisional0", "provisional1"]
+
+
+def _note_ratings(game: Game, now: datetime) -> None:
+    """Note on a rated game its players' ratings in its speed as they stand ``now`` (seat 0's
+    alone while its seek waits), for the lobby and the table."""
+    players = [user_id for user_id in (game.seat0_id, game.seat1_id) if user_id is not None]
+    standing = ratings_now(players, game.speed, now)
+    for seat, user_id in enumerate(players):
+        setattr(game, f"rating{seat}", round(standing[user_id].rating))
+        setattr(game, f"provisional{seat}", is_provisional(standing[user_id].deviation))
 
 
 def _new_game(
@@ -276,9 +295,10 @@ def game_create_seek(
     sixes_to_owner: bool = False,
     time_control: tuple[int, int] | None = None,
     private: bool = False,
+    rated: bool = False,
 ) -> Game:
-    """An open seek (or a private game waiting for its invitee) in seat 0; a player may have
-    ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
+    """An open seek (or a private game waiting for its invitee) in seat 0, ``rated`` or casual;
+    a player may have ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
     limit = settings.LIMIT_OPEN_SEEKS
     if Game.objects.filter(seat0=user, status=Game.Status.SEEKING).count() >= limit:
         raise TooManySeeks(
@@ -293,6 +313,9 @@ def game_create_seek(
         )
     game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
     game.private = private
+    game.rated = rated
+    if rated:
+        _note_ratings(game, timezone.now())
     game.save()
     if not private:
         publish_lobby()
@@ -340,6 +363,7 @@ def game_join(*, game_id: int, user: object, trump: str, invite_token: str | Non
             "turn_started_at",
             "clock0_ms",
             "clock1_ms",
+            *_RATING_FIELDS,
         ],
     )
     return game
@@ -399,6 +423,28 @@ def _finish(game: Game, now: datetime, reason: str, winner: int | None) -> None:
     game.winner = winner
     game.finished_at = now
     game.draw_offer = None
+    if game.rated:
+        _rate(game, now)
+
+
+def _rate(game: Game, now: datetime) -> None:
+    """Rate a rated game that ends ``now``, in the transaction that ends it and on its row
+    locked at the version the end was decided on; a turn checked on the game as kept, with no
+    transaction open (``game_play_move``), ends it again on the row read locked."""
+    if not connection.in_atomic_block or _locked_version(game.pk) != game.version:
+        raise _Stale(game.pk)
+    accounts.ratings_record_game(
+        game_id=game.pk,
+        speed=game.speed,
+        players=(game.seat0_id, game.seat1_id),
+        score=0.5 if game.winner is None else 1.0 - game.winner,
+        now=now,
+    )
+
+
+def _locked_version(game_id: int) -> int:
+    """The version of the game's row, locked for this transaction."""
+    return Game.objects.select_for_update().values_list("version", flat=True).get(pk=game_id)
 
 
 _OUTCOME_REASONS = {
@@ -658,6 +704,7 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
         sixes_to_owner=game.sixes_to_owner,
         clock_initial=game.clock_initial,
         clock_increment=game.clock_increment,
+        rated=game.rated,
         rematch_of=game,
         first_player=starter,
     )
@@ -695,12 +742,14 @@ def game_abort_by_moderator(*, game_id: int) -> Game:
 @transaction.atomic
 def game_annul(*, game_id: int) -> Game:
     """A moderator annuls a game: it is kept, but counts for nothing (a game still going is
-    stopped first)."""
+    stopped first; a rated game's changes to its players' ratings are taken back)."""
     game = _locked(game_id)
     if game.annulled:
         raise GameError(_("The game is already annulled."))
     if game.status in (Game.Status.SEEKING, Game.Status.ACTIVE):
         _end_by_moderator(game, timezone.now())
+    elif game.rated:
+        accounts.ratings_annul_game(game_id=game.pk, now=timezone.now())
     game.annulled = True
     _save(game, [*_END_FIELDS, "annulled"])
     return game

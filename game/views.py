@@ -91,9 +91,9 @@ def _refuse(request: HttpRequest, problems: list[str]) -> HttpResponse:
 @require_POST
 def seek_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
-        private = form.cleaned_data["private"]
+        private, rated = form.cleaned_data["private"], form.cleaned_data["rated"]
         return services.game_create_seek(
-            user=request.user, private=private, **form.table_settings()
+            user=request.user, private=private, rated=rated, **form.table_settings()
         )
 
     return _create_game(request, SeekForm(request.POST), create)

@@ -38,9 +38,17 @@ def play_to_the_end(game: Game, players: tuple[object, object], seed: int = TURN
     return play_turns(game, players, seed)
 
 
-def dealt_game(seat0: object, seat1: object, time_control: tuple[int, int] | None = (3, 2)) -> Game:
+def dealt_game(
+    seat0: object,
+    seat1: object,
+    time_control: tuple[int, int] | None = (3, 2),
+    *,
+    rated: bool = False,
+) -> Game:
     """A 24-card game between two people, dealt from :data:`DEAL`, its first turn to play."""
-    seek = services.game_create_seek(user=seat0, trump="S", deck=24, time_control=time_control)
+    seek = services.game_create_seek(
+        user=seat0, trump="S", deck=24, time_control=time_control, rated=rated
+    )
     Game.objects.filter(pk=seek.pk).update(seed=DEAL)
     return services.game_join(game_id=seek.pk, user=seat1, trump="H")
 
