@@ -65,8 +65,7 @@ def rate(
     phi = player.deviation / SCALE
     sigma = player.volatility
     opponents = [
-        ((r.opponent.rating - 1500) / SCALE, r.opponent.deviation / SCALE, r.score)
-        for r in results
+        ((r.opponent.rating - 1500) / SCALE, r.opponent.deviation / SCALE, r.score) for r in results
     ]
     # Step 3: the estimated variance of the rating from the game outcomes alone.
     v = 1 / sum(

@@ -92,8 +92,8 @@ def shown(rating: float, provisional: bool) -> str:
 
 
 def signed(change: int) -> str:
-    """A rating's change as the result writes it: ``+12``, ``−9`` (a minus sign), ``±0``."""
+    """A rating's change as the result writes it: ``+12``, ``±0``, and a loss with a minus sign
+    (U+2212), not a hyphen."""
     if change > 0:
         return f"+{change}"
     return f"\N{MINUS SIGN}{-change}" if change < 0 else "\N{PLUS-MINUS SIGN}0"
-
