@@ -117,7 +117,8 @@ def leaderboard(speed: Speed, now: datetime, size: int = 50) -> list[Ranked]:
     nor banned) and which are not provisional as things stand: a player away long enough for
     their deviation to grow back to the mark leaves the board until they play again."""
     candidates = (
-        Rating.objects.filter(speed=speed, deviation__lt=PROVISIONAL_DEVIATION, user__is_active=True)
+        Rating.objects.filter(speed=speed, user__is_active=True)
+        .filter(deviation__lt=PROVISIONAL_DEVIATION)  # grown since: checked below
         .select_related("user")
         .order_by("-rating", "user_id")
     )

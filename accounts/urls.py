@@ -49,6 +49,7 @@ urlpatterns = [
         ),
         name="password_reset_done",
     ),
+    path("players/leaderboard/<slug:speed>/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views.profile, name="profile"),
     path("language/", views.choose_language, name="language"),
     path("settings/", views.account_settings, name="settings"),

@@ -1,6 +1,6 @@
-"""Sign up, profiles, logging in, the language menu and a player's settings (their email
-address, closing their account); logging out, changing and resetting a password are Django's own
-views (``accounts.urls``)."""
+"""Sign up, profiles with their ratings, the leaderboards, logging in, the language menu and a
+player's settings (their email address, closing their account); logging out, changing and
+resetting a password are Django's own views (``accounts.urls``)."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -8,19 +8,21 @@ from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from accounts import backends, services
+from accounts import backends, selectors, services
+from accounts.charts import history_chart
 from accounts.forms import AccountCloseForm, EmailForm, PasswordResetForm, SignUpForm
 from accounts.limits import Limit, limited
 from accounts.models import Profile
+from accounts.ratings import Speed
 from accounts.selectors import email_verified, is_closed
 from accounts.services import AccountError, profile_set_language
 
@@ -133,11 +135,29 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page; their games come from the game app's ``player_games`` tag. A closed
+    """A player's page: their rating in each speed they have played rated games in, each with
+    its history drawn; their games come from the game app's ``player_games`` tag. A closed
     account's page says only that."""
     player = get_object_or_404(get_user_model(), username=username)
-    context = {"player": player, "closed": is_closed(player)}
+    closed = is_closed(player)
+    standings = [] if closed else selectors.player_standings(player, timezone.now())
+    ratings = [
+        (standing, history_chart(selectors.rating_history(player, standing.speed)))
+        for standing in standings
+    ]
+    context = {"player": player, "closed": closed, "ratings": ratings}
     return render(request, "accounts/profile.html", context)
+
+
+def leaderboard(request: HttpRequest, speed: str) -> HttpResponse:
+    """The best established ratings in one speed, with the other speeds a tab away."""
+    try:
+        chosen = Speed(speed)
+    except ValueError:
+        raise Http404 from None
+    board = selectors.leaderboard(chosen, timezone.now())
+    context = {"speed": chosen, "speeds": list(Speed), "board": board}
+    return render(request, "accounts/leaderboard.html", context)
 
 
 def _settings_page(

@@ -19,6 +19,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.ratings import is_provisional, shown, signed
+from accounts.selectors import game_rating_changes
 from game import engine
 from game.models import Game
 from game.selectors import ABANDON_AFTER, abandoned, stored_state
@@ -35,6 +37,21 @@ class Seat:
     hand: list[engine.Card]
     clock_ms: int | None
     to_move: bool
+    #: The holder's rating as a rated game began (``1500?``); empty when no rating is at stake.
+    rating: str = ""
+
+
+@dataclass(frozen=True)
+class RatingChanged:
+    """What a rated game did to one seat's rating, as its result shows it."""
+
+    name: str
+    #: The rating after the game, as shown (``1512``, ``1488?``).
+    rating: str
+    #: The change, signed (:func:`accounts.ratings.signed`).
+    change: str
+    #: ``up``, ``down`` or ``same``: the change's colour.
+    direction: str
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,25 @@ class Table:
         """The move log, each turn with its mover (read several times a render: kept)."""
         names = (self.game.seat_name(0), self.game.seat_name(1))
         return turns_of(self.moves, self.game.first_player or 0, names)
+
+    @cached_property
+    def rating_changes(self) -> tuple[RatingChanged, ...]:
+        """A rated game over: each seat's new rating and its change, seat 0's first; none for a
+        casual game, or once annulled (the changes are taken back). Read when the result is."""
+        game = self.game
+        if not game.rated or game.status != Game.Status.FINISHED:
+            return ()
+        changes = game_rating_changes(game.pk)
+        shown_changes = []
+        for seat, user_id in enumerate((game.seat0_id, game.seat1_id)):
+            change = changes.get(user_id) if user_id is not None else None
+            if change is None:
+                return ()
+            after = shown(change.rating_after, is_provisional(change.deviation_after))
+            direction = "up" if change.change > 0 else "down" if change.change < 0 else "same"
+            name = game.seat_name(seat)
+            shown_changes.append(RatingChanged(name, after, signed(change.change), direction))
+        return tuple(shown_changes)
 
     @property
     def last_turn(self) -> Turn | None:
@@ -216,6 +252,7 @@ def tables_for(
             hand=sorted_hand(position, index),
             clock_ms=clocks[index],
             to_move=game.status == Game.Status.ACTIVE and position.to_move == index,
+            rating=game.seat_rating(index),
         )
 
     seats = [seat(0), seat(1)]

@@ -53,10 +53,14 @@ def _seek(seek: Game, own: bool) -> str:
         what.append(f"{round(seek.clock_initial / 60)}+{seek.clock_increment}")
     else:
         what.append(gettext("untimed"))
+    what.append(gettext("rated") if seek.rated else gettext("casual"))
     label = gettext("Your game") if own else gettext("Join")
     url = game_urls(seek.pk)["table"]
+    rating = seek.seat_rating(0)
+    rated = f' <span class="rating" dir="ltr">{rating}</span>' if rating else ""
     return (
-        f'<li class="seek"><span class="seek__who"><bdi>{escape(str(seek.seat0))}</bdi></span> '
+        f'<li class="seek"><span class="seek__who"><bdi>{escape(str(seek.seat0))}</bdi>'
+        f"{rated}</span> "
         f'<span class="seek__what">{escape(" · ".join(what))}</span> '
         f'<a class="button" href="{url}">{escape(label)}</a></li>'
     )

@@ -100,7 +100,7 @@ def test_a_rated_game_notes_its_players_ratings_as_it_begins(alice, bob, carol):
     earlier = dealt_game(alice, carol, (3, 2), rated=True)
     services.game_resign(game_id=earlier.pk, user=carol)
     seek = services.game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
-    assert (seek.seat_rating(0), seek.seat_rating(1)) == (str(round(rating(alice).rating)) + "?", "")
+    assert (seek.seat_rating(0), seek.seat_rating(1)) == (f"{round(rating(alice).rating)}?", "")
     game = services.game_join(game_id=seek.pk, user=bob, trump="H")
     game = Game.objects.get(pk=game.pk)
     assert (game.rating0, game.provisional0) == (round(rating(alice).rating), True)
