@@ -60,12 +60,12 @@ def ratings_now(user_ids: Iterable[int], speed: str, now: datetime) -> dict[int,
     time since their last rated game in it; a player never rated in it at the start)."""
     ids = set(user_ids)
     rows = Rating.objects.filter(user_id__in=ids, speed=speed)
-    standing = {row.user_id: as_of(row.glicko, row.rated_at, now) for row in rows}
-    return {user_id: standing.get(user_id, START) for user_id in ids}
+    current = {row.user_id: as_of(row.glicko, row.rated_at, now) for row in rows}
+    return {user_id: current.get(user_id, START) for user_id in ids}
 
 
 @dataclass(frozen=True)
-class Standing:
+class SpeedRating:
     """A player's rating in one speed as it stands now, for their profile and the leaderboard."""
 
     speed: Speed
@@ -85,11 +85,11 @@ class Standing:
         return round(self.glicko.deviation)
 
 
-def player_standings(user: AbstractBaseUser, now: datetime) -> list[Standing]:
+def player_ratings(user: AbstractBaseUser, now: datetime) -> list[SpeedRating]:
     """``user``'s ratings in the speeds they have played rated games in, in the speeds' order."""
     rows = {row.speed: row for row in Rating.objects.filter(user_id=user.pk, games__gt=0)}
     return [
-        Standing(speed, as_of(row.glicko, row.rated_at, now), row.games)
+        SpeedRating(speed, as_of(row.glicko, row.rated_at, now), row.games)
         for speed in Speed
         if (row := rows.get(speed)) is not None
     ]
@@ -109,7 +109,7 @@ class Ranked:
 
     rank: int
     user: AbstractBaseUser
-    standing: Standing
+    rating: SpeedRating
 
 
 def leaderboard(speed: Speed, now: datetime, size: int = 50) -> list[Ranked]:
@@ -124,9 +124,9 @@ def leaderboard(speed: Speed, now: datetime, size: int = 50) -> list[Ranked]:
     )
     board: list[Ranked] = []
     for row in candidates.iterator(chunk_size=size):
-        standing = Standing(speed, as_of(row.glicko, row.rated_at, now), row.games)
-        if not standing.provisional:
-            board.append(Ranked(len(board) + 1, row.user, standing))
+        rating = SpeedRating(speed, as_of(row.glicko, row.rated_at, now), row.games)
+        if not rating.provisional:
+            board.append(Ranked(len(board) + 1, row.user, rating))
             if len(board) == size:
                 break
     return board

@@ -186,11 +186,11 @@ def ratings_record_game(
     history's constraint refuses a second rating of a game."""
     rows = _locked_ratings(players, speed)
     seats = [rows[player] for player in players]
-    standing = [as_of(row.glicko, row.rated_at, now) for row in seats]
+    current = [as_of(row.glicko, row.rated_at, now) for row in seats]
     afters = [
         rate(
             row.glicko,
-            [Result(standing[1 - seat], score if seat == 0 else 1 - score)],
+            [Result(current[1 - seat], score if seat == 0 else 1 - score)],
             tau=TAU,
             periods=periods_between(row.rated_at, now),
             ceiling=START.deviation,

@@ -140,10 +140,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     account's page says only that."""
     player = get_object_or_404(get_user_model(), username=username)
     closed = is_closed(player)
-    standings = [] if closed else selectors.player_standings(player, timezone.now())
+    rated = [] if closed else selectors.player_ratings(player, timezone.now())
     ratings = [
-        (standing, history_chart(selectors.rating_history(player, standing.speed)))
-        for standing in standings
+        (rating, history_chart(selectors.rating_history(player, rating.speed))) for rating in rated
     ]
     context = {"player": player, "closed": closed, "ratings": ratings}
     return render(request, "accounts/profile.html", context)

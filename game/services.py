@@ -257,10 +257,10 @@ def _note_ratings(game: Game, now: datetime) -> None:
     """Note on a rated game its players' ratings in its speed as they stand ``now`` (seat 0's
     alone while its seek waits), for the lobby and the table."""
     players = [user_id for user_id in (game.seat0_id, game.seat1_id) if user_id is not None]
-    standing = ratings_now(players, game.speed, now)
+    current = ratings_now(players, game.speed, now)
     for seat, user_id in enumerate(players):
-        setattr(game, f"rating{seat}", round(standing[user_id].rating))
-        setattr(game, f"provisional{seat}", is_provisional(standing[user_id].deviation))
+        setattr(game, f"rating{seat}", round(current[user_id].rating))
+        setattr(game, f"provisional{seat}", is_provisional(current[user_id].deviation))
 
 
 def _new_game(

@@ -3,12 +3,13 @@
 At 360x740, 768x1024 and 1280x800: the home page, the lobby, the table (at one's turn, while
 choosing the second card, and with eight cards on the pile), a seek waiting with its invite link,
 the replay (at its end, and with eight cards on the pile), the games list, the games being played,
-importing a record, a profile (and a closed account's), the settings, an email address verified,
-the four steps of a password reset, the moderation queue, log, user, game and report pages with
-entries, signing up and logging in are no wider than the screen, and no element covers another's
-tap target; on the phone every tap target is at least 44 px tall. Screenshots of each land in
-test-artifacts/screens/. axe-core (node_modules, from package-lock.json: `npm ci`) then finds no
-serious or critical violation on the lobby, the table and the replay.
+importing a record, a profile with its ratings (and a closed account's), a leaderboard, the
+settings, an email address verified, the four steps of a password reset, the moderation queue,
+log, user, game and report pages with entries, signing up and logging in are no wider than the
+screen, and no element covers another's tap target; on the phone every tap target is at least
+44 px tall. Screenshots of each land in test-artifacts/screens/. axe-core (node_modules, from
+package-lock.json: `npm ci`) then finds no serious or critical violation on the lobby, the
+table, the replay, a profile and a leaderboard.
 """
 
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from accounts import services as accounts
+from accounts.models import Rating
 from accounts.verification import make_token
 from game import services
 from game.models import Game
@@ -117,7 +119,8 @@ CHECK_SIZES = (
 
 @dataclass(frozen=True)
 class Scene:
-    """What the pages show: a game in play at anna's turn (a beat to choose), a finished one,
+    """What the pages show: a rated game in play at anna's turn (a beat to choose), a rated
+    finished one (anna and boris then have ratings, settled as if after many games),
     anna's seek, a game in play and a finished one with eight cards on the pile, and a report
     about boris, who has a moderation history; anna's email address waiting for its link
     (``verify``), boris's password reset link (``reset``: he never logs in here, which would
@@ -187,7 +190,7 @@ def set_the_scene() -> Scene:
 
     def make() -> Scene:
         moderation.moderator_grant(user=mila)
-        seek = services.game_create_seek(user=anna, trump="S")
+        seek = services.game_create_seek(user=anna, trump="S", rated=True)
         game = services.game_join(game_id=seek.pk, user=boris, trump="H")
         players = (anna, boris)
         # Turns until anna is to answer a card she can beat: boris takes what is on the pile,
@@ -212,9 +215,12 @@ def set_the_scene() -> Scene:
                 expected_ply=state.ply,
             )
         over = services.game_join(
-            game_id=services.game_create_seek(user=boris, trump="D").pk, user=anna, trump="C"
+            game_id=services.game_create_seek(user=boris, trump="D", rated=True).pk,
+            user=anna,
+            trump="C",
         )
         services.game_resign(game_id=over.pk, user=anna)
+        Rating.objects.filter(user__in=players).update(deviation=80)  # on the leaderboard
         piled = pile_up(game_between(anna, boris), players)
         piled_over = pile_up(game_between(anna, boris), players)
         services.game_resign(game_id=piled_over.pk, user=boris)
@@ -289,6 +295,7 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "profile": ("/accounts/players/boris/", "anna"),
             "profile-own": ("/accounts/players/anna/", "anna"),
             "profile-closed": ("/accounts/players/olga/", "anna"),
+            "leaderboard": ("/accounts/players/leaderboard/untimed/", "anna"),
             "settings": ("/accounts/settings/", "anna"),
             "email-verified": (scene.verify, ""),
             "moderation": ("/moderation/", "mila"),
@@ -351,7 +358,7 @@ class ScreensTests(ChannelsLiveServerTestCase):
             if v["impact"] in ("serious", "critical")
         ]
 
-    def test_axe_finds_nothing_serious_on_the_lobby_the_table_and_the_replay(self) -> None:
+    def test_axe_finds_nothing_serious_on_the_lobby_the_table_the_replay_and_ratings(self) -> None:
         if not AXE.exists():
             pytest.skip(f"{AXE} is missing: `npm ci` installs axe-core (npm is needed)")
         scene = set_the_scene()
@@ -359,7 +366,8 @@ class ScreensTests(ChannelsLiveServerTestCase):
         context = self.logged_in("anna", *SCREENS["laptop"], bypass_csp=True)
         problems = []
         for name, (path, _) in self.pages(scene).items():
-            if name not in ("lobby", "table", "table-second-card", "replay"):
+            checked = ("lobby", "table", "table-second-card", "replay", "profile", "leaderboard")
+            if name not in checked:
                 continue
             page = context.new_page()
             self.show(page, name, path, scene)
