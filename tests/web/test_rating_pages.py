@@ -65,6 +65,17 @@ def test_a_seek_is_rated_when_the_lobbys_box_is_ticked_as_it_is_at_first(client,
     assert list(Game.objects.order_by("pk").values_list("rated", flat=True)) == [True, False]
 
 
+def test_a_rated_invitation_and_its_waiting_table_say_it_is_rated(client, alice, bob):
+    seek = services.game_create_seek(
+        user=alice, trump="S", time_control=(3, 2), private=True, rated=True
+    )
+    said = "A rated game (Blitz): the result changes both players' ratings."
+    assert said in page(client, alice, "game:table", seek.pk)
+    assert said in page(client, bob, "game:invite", seek.invite_token)
+    casual = services.game_create_seek(user=alice, trump="S", private=True)
+    assert "A rated game" not in page(client, bob, "game:invite", casual.invite_token)
+
+
 # --- The table --------------------------------------------------------------------------------
 
 
