@@ -14,6 +14,7 @@ whichever process played the turn. Nothing here reads or writes the database.
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -31,6 +32,8 @@ from django.db.models import Field
 from game.engine import GameState
 from game.models import Game, Move
 from game.selectors import set_state, stored_state
+
+log = logging.getLogger(__name__)
 
 #: The group of everyone looking at the lobby.
 LOBBY_GROUP = "lobby"
@@ -265,16 +268,23 @@ def held_messages(messages: list[Message]) -> Iterator[None]:
 
 
 async def send_held(messages: list[Message]) -> None:
-    """Send, in order, the messages a thread kept under :func:`held_messages`."""
+    """Send, in order, the messages a thread kept under :func:`held_messages`. One the layer
+    cannot send (Redis is down) is logged and left: the change is stored and answered, and the
+    sockets that missed it are closed to reconnect and read it (the serving package's
+    ``layer_watch``)."""
     layer = get_channel_layer()
     if layer is not None:
         for group, message in messages:
-            await layer.group_send(group, message)
+            try:
+                await layer.group_send(group, message)
+            except Exception as error:
+                log.warning("%s was not told of a change: %s", group, error)
 
 
 def send_after_commit(group: str, message: dict[str, object]) -> None:
     """Tell a channel-layer group once the current transaction commits (at once outside one),
-    or keep the message where :func:`held_messages` asks."""
+    or keep the message where :func:`held_messages` asks. A message the layer cannot send is
+    logged, and the work that committed goes on (``robust``)."""
 
     def send() -> None:
         held = getattr(_held, "messages", None)
@@ -285,7 +295,7 @@ def send_after_commit(group: str, message: dict[str, object]) -> None:
         if layer is not None:
             async_to_sync(layer.group_send)(group, message)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)
 
 
 #: The game's columns, by name and by attribute name (``seat1`` and ``seat1_id`` alike).
