@@ -5,6 +5,8 @@ Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user 
 language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers in
 ``game.routing`` (in threads of their own, :mod:`yourtrumps_site.serving.socket_threads`); a
 socket on any other path is refused cleanly (:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
+On Redis, a socket that would hear nothing is closed for its page to reconnect
+(:mod:`yourtrumps_site.serving.layer_watch`).
 """
 
 import gc
@@ -17,12 +19,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 # Set up Django before importing anything that may import models (consumers, routing).
 django_asgi_app = get_asgi_application()
 
-from channels.layers import get_channel_layer  # noqa: E402
+from channels.layers import InMemoryChannelLayer, get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.serving.layer_watch import LayerWatch  # noqa: E402
 from yourtrumps_site.serving.socket_threads import AuthMiddlewareStack  # noqa: E402
 from yourtrumps_site.socket_language import SocketLanguageMiddleware  # noqa: E402
 from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
@@ -30,19 +33,18 @@ from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
 #: The game's routes, then a catch-all that refuses every other path.
 websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_asgi())]
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(SocketLanguageMiddleware(URLRouter(websocket_routes)))
-        ),
-    }
-)
-
 # The channel layer is made now rather than by the first request or socket that publishes: its
 # module's imports took 116 ms, on the event loop, so the first visitor after a start waited that
 # long (its Server-Timing's ``publish``) and every socket stood still meanwhile.
-get_channel_layer()
+layer = get_channel_layer()
+
+sockets = AllowedHostsOriginValidator(
+    AuthMiddlewareStack(SocketLanguageMiddleware(URLRouter(websocket_routes)))
+)
+if not isinstance(layer, InMemoryChannelLayer):  # one process's own layer loses nothing
+    sockets = LayerWatch(sockets)  # outermost: a refusal costs no session read
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": sockets})
 
 # A crowd's objects live long (sockets, their consumers, the games kept here) and Python's cycle
 # collector scanned them all every few seconds: with 500 games, a full collection every 5 s

@@ -1,9 +1,12 @@
 """The server's process is set up for a crowd's long-lived objects (``yourtrumps_site.asgi``)."""
 
 import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import yourtrumps_site.asgi  # noqa: F401  (the set-up happens on import)
 
@@ -30,3 +33,26 @@ def test_the_channel_layer_is_made_at_start_up_not_by_the_first_request():
         check=True,
     )
     assert made.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize(
+    ("redis_url", "watched"), [("", False), ("redis://127.0.0.1:6399/0", True)]
+)
+def test_the_sockets_are_watched_on_redis_only(redis_url: str, watched: bool) -> None:
+    """On Redis a socket that would hear nothing is closed for its page to reconnect; the
+    in-memory layer of one process loses nothing (``serving.layer_watch``)."""
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import yourtrumps_site.asgi as asgi\n"
+            "from yourtrumps_site.serving.layer_watch import LayerWatch\n"
+            "print(isinstance(asgi.sockets, LayerWatch))",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "REDIS_URL": redis_url},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert made.stdout.strip() == str(watched)
