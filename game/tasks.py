@@ -94,7 +94,9 @@ class Listener:
     db_worker``) then wakes within milliseconds of a task being queued, and only looks in the
     database otherwise every ``TASK_POLL_MS``: two workers looking every 50 ms took a tenth of a
     core from a busy server. A lost connection is opened again at the next wait; meanwhile the
-    wait is a plain sleep."""
+    wait is a plain sleep. Its loss is also the server's restart, whose dead connections the
+    pool would otherwise try one by one, waiting 1 s then 2 s between them: the pool is drained
+    (as the web processes' ``pool_watch`` does), and the next task connects afresh."""
 
     def __init__(self, alias: str = "default") -> None:
         self.alias = alias
@@ -111,6 +113,8 @@ class Listener:
                 pass
         except psycopg.Error:
             log.warning("task listener: connection lost; listening again at the next wait")
+            if self._connection is not None:
+                self._drain_pool()
             self.close()
             time.sleep(max(0.0, timeout - (time.monotonic() - started)))
 
@@ -118,6 +122,11 @@ class Listener:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+    def _drain_pool(self) -> None:
+        pool = getattr(connections[self.alias], "pool", None)
+        if pool is not None:
+            pool.drain()
 
     def _listen(self) -> psycopg.Connection[Any]:
         params = connections[self.alias].get_connection_params()

@@ -6,7 +6,8 @@ language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers 
 ``game.routing`` (in threads of their own, :mod:`yourtrumps_site.serving.socket_threads`); a
 socket on any other path is refused cleanly (:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
 On Redis, a socket that would hear nothing is closed for its page to reconnect
-(:mod:`yourtrumps_site.serving.layer_watch`).
+(:mod:`yourtrumps_site.serving.layer_watch`); on PostgreSQL, a restart empties the pool of its
+dead connections (:mod:`yourtrumps_site.serving.pool_watch`).
 """
 
 import gc
@@ -26,6 +27,7 @@ from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
 from yourtrumps_site.serving.layer_watch import LayerWatch  # noqa: E402
+from yourtrumps_site.serving.pool_watch import watch_pool  # noqa: E402
 from yourtrumps_site.serving.socket_threads import AuthMiddlewareStack  # noqa: E402
 from yourtrumps_site.socket_language import SocketLanguageMiddleware  # noqa: E402
 from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
@@ -45,6 +47,8 @@ if not isinstance(layer, InMemoryChannelLayer):  # one process's own layer loses
     sockets = LayerWatch(sockets)  # outermost: a refusal costs no session read
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": sockets})
+
+watch_pool()  # on PostgreSQL: after a restart, no dead connection is handed out
 
 # A crowd's objects live long (sockets, their consumers, the games kept here) and Python's cycle
 # collector scanned them all every few seconds: with 500 games, a full collection every 5 s

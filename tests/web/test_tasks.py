@@ -279,6 +279,30 @@ def test_a_listener_whose_connection_is_lost_sleeps_then_listens_again():
         listener.close()
 
 
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_listener_whose_connection_is_lost_has_the_pool_connect_anew():
+    """Its loss is the server's restart, after which the pool's kept connections are as dead:
+    they are dropped and made anew, rather than tried one by one, 1 s then 2 s apart."""
+    from django.db import connection
+
+    listener = tasks.Listener()
+    try:
+        listener.wait(0)
+        with connection.cursor() as cursor:  # the pool is open, its connections made
+            cursor.execute(
+                "SELECT pg_terminate_backend(%s)", [listener._connection.info.backend_pid]
+            )
+        made = connection.pool.get_stats()["connections_num"]
+        listener.wait(0.3)  # long enough to hear the end
+        deadline = time.monotonic() + 5
+        while connection.pool.get_stats()["connections_num"] == made:
+            assert time.monotonic() < deadline, "the pool made no connection anew"
+            time.sleep(0.05)
+    finally:
+        listener.close()
+
+
 @pytest.mark.parametrize(
     ("argv", "environ", "serves"),
     [
