@@ -126,6 +126,15 @@ def to_move(game: Game) -> int:
     return in_a_thread(lambda: stored_state(Game.objects.get(pk=game.pk)).position.to_move)
 
 
+def sign_up(page: Page, base: str, name: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/play/")
+
+
 def log_in(page: Page, base: str, name: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", name)
@@ -155,3 +164,13 @@ def focused(page: Page) -> str:
 
 def ply_shown(page: Page) -> int:
     return int(page.locator("#table").get_attribute("data-ply") or 0)
+
+
+def wait_for_ply(page: Page, value: int, timeout: float = LIVE / 1000) -> None:
+    """Wait until ``page``'s table shows ply ``value`` or a later one. Polled from here: the
+    page's Content-Security-Policy forbids the eval that ``wait_for_function`` with an expression
+    needs."""
+    deadline = time.monotonic() + timeout
+    while ply_shown(page) < value:
+        assert time.monotonic() < deadline, f"ply {value} did not come in {timeout:g} s"
+        page.wait_for_timeout(50)

@@ -6,36 +6,18 @@ computer to the end of the game. Screenshots of the table land in test-artifacts
 """
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 
 from tests.e2e import helpers
 from tests.e2e.conftest import DaphneServingTasks
+from tests.e2e.helpers import sign_up, wait_for_ply
 
 TURN_TIMEOUT = 20_000  # ms: a reply, a push over the websocket
 
 
-def sign_up(page: Page, base: str, name: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_password1", "a-long-pass-42")
-    page.fill("#id_password2", "a-long-pass-42")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/play/")
-
-
 def ply(page: Page) -> int:
     return int(page.locator("#table").get_attribute("data-ply") or 0)
-
-
-def wait_for_ply(page: Page, value: int) -> None:
-    # Polled from here: the page's Content-Security-Policy forbids the eval that
-    # `wait_for_function` with an expression needs.
-    deadline = time.monotonic() + TURN_TIMEOUT / 1000
-    while ply(page) < value:
-        assert time.monotonic() < deadline, f"ply {value} never came"
-        page.wait_for_timeout(50)
 
 
 def my_turn(page: Page) -> bool:

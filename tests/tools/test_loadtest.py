@@ -3,26 +3,18 @@ Daphne that asserts correctness only (never timing): no errors of any kind, no l
 socket's last table at the stored game's version, and the stored games sound."""
 
 import gc
-import http.client
 import io
 import ipaddress
 import multiprocessing
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.parse
-import urllib.request
-from pathlib import Path
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
+from tests.served import database_url, served
 from tools import loadtest
 from tools.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
-
-ROOT = Path(__file__).resolve().parents[2]
 
 TABLE = (
     '<div id="table" hx-swap-oob="outerHTML" class="table-view" data-ply="7" data-version="9" '
@@ -277,39 +269,6 @@ needs_postgres_and_redis = pytest.mark.skipif(
 )
 
 
-def _free_ports(count: int) -> int:
-    """The first of ``count`` consecutive ports free on loopback now."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            first = probe.getsockname()[1]
-        if first + count > 65535:
-            continue
-        try:
-            held = []
-            for port in range(first, first + count):
-                sock = socket.socket()
-                held.append(sock)
-                sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        finally:
-            for sock in held:
-                sock.close()
-        return first
-    raise AssertionError("no free ports")
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2):
-            return True
-    # Before the server listens, a connection to a port in the ephemeral range can meet itself
-    # (TCP's simultaneous open) and read back its own request: not an answer either.
-    except (OSError, http.client.HTTPException):
-        return False
-
-
 @needs_postgres_and_redis
 @pytest.mark.django_db(transaction=True)  # the served processes read what the test commits
 def test_games_whose_players_sit_on_different_served_processes_play_without_an_error() -> None:
@@ -319,32 +278,13 @@ def test_games_whose_players_sit_on_different_served_processes_play_without_an_e
     and every stored game replays to its kept state."""
     from django.db import connection
 
-    db = connection.settings_dict
-    database_url = "postgres://{}:{}@{}:{}/{}".format(
-        *(urllib.parse.quote(str(db[key] or "")) for key in ("USER", "PASSWORD", "HOST")),
-        db["PORT"] or 5432,
-        db["NAME"],
-    )
-    port = _free_ports(3)
-    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1"}
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "2"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        urls = [f"http://127.0.0.1:{port + n}" for n in (1, 2)]
-        deadline = time.monotonic() + 60
-        while not all(_answers(url + "/") for url in urls):
-            assert server.poll() is None, "the served processes did not start"
-            assert time.monotonic() < deadline, "the served processes did not answer in 60 s"
-            time.sleep(0.2)
+    with served(
+        database_url=database_url(connection.settings_dict), redis_url=os.environ["REDIS_URL"]
+    ) as site:
         out = io.StringIO()
         report = loadtest.run(
             loadtest.Config(
-                urls=urls,
+                urls=site.own_urls,
                 games=6,
                 think=(0.05, 0.3),
                 seconds=6,
@@ -359,10 +299,7 @@ def test_games_whose_players_sit_on_different_served_processes_play_without_an_e
                 out=out,
             )
         )
-    finally:
-        server.terminate()
-        log = server.communicate(timeout=30)[0].decode(errors="replace")
-    summary = out.getvalue() + report.format() + log[-3000:]
+        summary = out.getvalue() + report.format() + site.log()[-3000:]
     assert report.errors == {}, summary
     assert report.problems == [], summary
     assert report.moves > 0 and report.relay.count == report.moves, summary
