@@ -69,6 +69,7 @@ def served(
         "PYTHONUNBUFFERED": "1",
         **env,
     }
+    environment.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own, not the site's
     with tempfile.NamedTemporaryFile(prefix="served-", suffix=".log") as log_file:
         process = subprocess.Popen(
             [

@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,6 +53,20 @@ SERVICE_RESTART, ABNORMAL = 1012, 1006
 def redis() -> Iterator[PrivateRedis]:
     with PrivateRedis() as redis:
         yield redis
+
+
+@pytest.fixture
+def player(browser: Browser) -> Iterator[Callable[[Served, str], Table]]:
+    """Seats a new player (a browser context of their own), closed after the test."""
+    tables: list[Table] = []
+
+    def seat(site: Served, name: str) -> Table:
+        tables.append(Table(browser, site, name))
+        return tables[-1]
+
+    yield seat
+    for table in tables:
+        table.page.context.close()
 
 
 def the_test_database() -> str:
@@ -137,10 +151,10 @@ def relayed(tables: list[Table], game: str, through: str) -> float:
 @needs_database
 @pytest.mark.django_db(transaction=True)  # the served processes share the test database
 def test_a_redis_restart_mid_game_heals_both_tables_without_a_reload(
-    browser: Browser, redis: PrivateRedis, artifacts_dir: Path
+    player: Callable[[Served, str], Table], redis: PrivateRedis, artifacts_dir: Path
 ) -> None:
     with served(database_url=the_test_database(), redis_url=redis.url) as site:
-        tables = [Table(browser, site, name) for name in ("ruth", "ravi")]
+        tables = [player(site, name) for name in ("ruth", "ravi")]
         game = sit_down(tables, site)
         relayed(tables, game, site.url)
 
@@ -166,7 +180,7 @@ def test_a_redis_restart_mid_game_heals_both_tables_without_a_reload(
 @needs_redis
 @needs_postgres
 def test_the_first_turns_after_a_postgresql_restart_relay_as_fast_as_any(
-    browser: Browser, redis: PrivateRedis
+    player: Callable[[Served, str], Table], redis: PrivateRedis
 ) -> None:
     with PrivatePostgres() as postgres:
         subprocess.run(
@@ -177,7 +191,7 @@ def test_the_first_turns_after_a_postgresql_restart_relay_as_fast_as_any(
             capture_output=True,
         )
         with served(database_url=postgres.url, redis_url=redis.url) as site:
-            tables = [Table(browser, site, name) for name in ("pia", "pat")]
+            tables = [player(site, name) for name in ("pia", "pat")]
             game = sit_down(tables, site)
             # Each process's pool holds connections, which the restart will kill.
             before = [relayed(tables, game, through) for through in site.own_urls * 2]
@@ -240,10 +254,10 @@ def _own_url(pid: int) -> str:
 @needs_database
 @pytest.mark.django_db(transaction=True)  # the served processes share the test database
 def test_a_page_whose_daphne_dies_reconnects_and_follows_the_game(
-    browser: Browser, redis: PrivateRedis
+    player: Callable[[Served, str], Table], redis: PrivateRedis
 ) -> None:
     with served(database_url=the_test_database(), redis_url=redis.url) as site:
-        tables = [Table(browser, site, name) for name in ("dora", "dev")]
+        tables = [player(site, name) for name in ("dora", "dev")]
         game = sit_down(tables, site)
         relayed(tables, game, site.url)
         # The first table's socket, opened first: its client's port, from Daphne's access log.
