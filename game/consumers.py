@@ -190,8 +190,7 @@ async def _render_all(
 ) -> tuple[int, dict[Hashable, str]]:
     """:func:`_tables_at` for :class:`TableCache`: on the event loop when this process keeps the
     game in play at ``version`` (a turn POSTed here, or heard), else in the play thread, which
-    reads it (a seek's table and a finished game's are rendered there too: a result looks up its
-    rematch).
+    reads it (a seek's table and a result's are templates, and a result looks up its rematch).
 
     The trip to the thread and back was a tenth of a POSTed turn's CPU on the embedded set-up,
     two more hand-overs of the GIL on the way to the opponent's socket (0.3-0.4 ms a turn at

@@ -1,28 +1,33 @@
-"""The live table's one door (``#table``): its Jinja2 templates, ``templates/jinja2/game/``.
+"""The live table's markup (``#table``), written in Python.
 
-A table is rendered for two or three viewers on every turn, so its markup is Jinja2 templates,
-compiled once (:mod:`game.jinja2`): ``_table.html`` and the partials it includes (the seats, the
-pile, the controls, the move log, the actions). A table costs 0.66 ms of CPU so, where the
-f-strings that wrote it before took 0.15 (``manage.py bench_table``, 2026-12-05). The states a
-table shows once in a game (a seek waiting for its opponent or ended unplayed, the result) are
-Django templates (``game/_waiting.html``, ``game/_unplayed.html``, ``game/_result.html``),
-rendered here with the request's or the socket's user and placed in the table.
+A table is rendered for two or three viewers on every turn: as a template, the parts around the
+cards (the controls, the move log, the actions and their forms) cost as much as the cards
+themselves, most of it the template language's own work of resolving names and testing
+conditions. Here the markup is assembled with plain strings, each value escaped where it enters.
+The states a table shows once in a game (a seek waiting for its opponent or ended unplayed, the
+result) stay templates (``game/_waiting.html``, ``game/_unplayed.html``, ``game/_result.html``).
+Messages are looked up outside the f-strings, where ``makemessages`` finds them.
 """
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
 from django.template.backends.utils import csrf_input
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from game.forms import JoinForm
 from game.models import Game
+from game.templatetags.cards import move_list, pile, seat_html, second_cards, turn_form
 
 if TYPE_CHECKING:
     from game.tables import Table
+
+ACTIVE = Game.Status.ACTIVE
 
 
 def render_table(
@@ -35,29 +40,158 @@ def render_table(
     """The table partial as ``table``'s viewer sees it, with ``error`` (a refused input) on top."""
     game = table.game
     # A socket's table has no token: its page's script sends one with every form (table.js).
-    # A page's table has one, the same in each of its forms.
-    context = {
-        "table": table,
-        "error": error,
-        "csrf": csrf_input(request) if request is not None else "",
-        "panel": None,
-        "result": None,
-    }
+    csrf = csrf_input(request) if request is not None else ""
+    attributes = (
+        f'id="table" class="table-view" data-ply="{table.ply}" data-version="{game.version}" '
+        f'data-status="{escape(game.status)}"'
+    )
+    if game.is_timed and game.status == ACTIVE:
+        attributes += f' data-claim="{table.urls["claim_timeout"]}"'
+    if table.my_turn:
+        your_turn = gettext("Your turn")
+        attributes += f' data-my-turn="{escape(your_turn)}"'
+    parts = [f"<div {attributes}>"]
+    turn = table.last_turn
+    if turn is not None:
+        spoken = escape(table.last_turn_spoken)
+        parts.append(f'<p class="visually-hidden" data-spoken="{turn.seat}">{spoken}</p>')
+    if error:
+        parts.append(f'<div class="notice notice--error" role="alert">{escape(error)}</div>')
     if game.status == Game.Status.SEEKING:
-        context["panel"] = _part("game/_waiting.html", table, request, user, join_form=JoinForm())
+        context = _context(table, user, join_form=JoinForm())
+        parts.append(render_to_string("game/_waiting.html", context, request=request))
     elif table.state is None:  # a seek that ended before anyone joined: nothing was dealt
-        context["panel"] = _part("game/_unplayed.html", table, request, user)
-    elif game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        context["result"] = _part("game/_result.html", table, request, user)
-    return mark_safe(get_template("game/_table.html", using="jinja2").render(context))
+        context = _context(table, user)
+        parts.append(render_to_string("game/_unplayed.html", context, request=request))
+    else:
+        parts += [_board(table, csrf), _sidebar(table, csrf, request, user)]
+    parts.append("</div>")
+    return mark_safe("".join(parts))
 
 
-def _part(
-    name: str, table: Table, request: HttpRequest | None, user: object, **more: object
-) -> SafeString:
-    """A Django template's part of ``table``, with its ``user`` when given (a socket's), else the
-    request's, which its context processors bring."""
+def _context(table: Table, user: object, **more: object) -> dict[str, object]:
+    """A template's context for part of ``table``: its ``user`` when given (a socket's), else
+    the request's, which its context processors bring."""
     context = {"table": table, "game": table.game, **more}
     if user is not None:
         context["user"] = user
-    return mark_safe(render_to_string(name, context, request=request))
+    return context
+
+
+def _board(table: Table, csrf: str) -> str:
+    """The seats, the pile between them, and the viewer's controls."""
+    parts = [
+        '<div class="board">',
+        seat_html(table.top, False, None, (), csrf),
+        pile(table.pile, table.moved),
+    ]
+    if table.repetitions == 2 and table.game.status == ACTIVE:
+        arisen = gettext("This position has arisen for the second time — a third is a draw.")
+        parts.append(f'<p class="repetition" role="status">{escape(arisen)}</p>')
+    parts += [seat_html(table.bottom, True, table, (), csrf), _controls(table, csrf), "</div>"]
+    return "".join(parts)
+
+
+def _controls(table: Table, csrf: str) -> str:
+    """What the viewer may do now: a hint, a beat's second cards, the take."""
+    label = escape(gettext("Your turn"))
+    parts = [f'<section class="controls" aria-label="{label}">']
+    if table.my_turn:
+        if table.pile:
+            hint = gettext("Your turn: beat the top card (pick the beating card), or take.")
+        else:
+            hint = gettext("Your turn: lead any card.")
+        parts += [f'<p class="controls__hint">{escape(hint)}</p>', second_cards(table, csrf)]
+        n = table.take_count
+        if n:
+            take = ngettext("Take %(n)s card", "Take %(n)s cards", n) % {"n": n}
+            button = (
+                '<button name="move" value="take" class="button button--take">'
+                f"{escape(take)}</button>"
+            )
+            parts.append(turn_form(csrf, table, button))
+    elif table.game.status == ACTIVE:
+        if table.viewer is None:
+            hint = gettext("You are watching.")
+        else:
+            hint = gettext("Waiting for your opponent…")
+        parts.append(f'<p class="controls__hint">{escape(hint)}</p>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _sidebar(table: Table, csrf: str, request: HttpRequest | None, user: object) -> str:
+    """The result once the game is over, the move log, and the players' actions."""
+    game = table.game
+    parts = ['<aside class="sidebar">']
+    if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        parts.append(render_to_string("game/_result.html", _context(table, user), request=request))
+    moves = escape(gettext("Moves"))
+    parts.append(f'<section class="move-log"><h2>{moves}</h2>')
+    if table.moves:
+        parts.append(
+            f'<ol class="move-log__list" tabindex="0" aria-label="{moves}">'
+            f"{move_list(table.turns)}</ol>"
+        )
+    else:
+        none = gettext("No turns yet.")
+        parts.append(f'<p class="empty">{escape(none)}</p>')
+    parts.append("</section>")
+    if table.viewer is not None and game.status == ACTIVE:
+        parts.append(_actions(table, csrf))
+    parts.append("</aside>")
+    return "".join(parts)
+
+
+def _note(text: str) -> str:
+    return f'<p class="actions__note" role="status">{escape(text)}</p>'
+
+
+def _action(url: str, csrf: str, label: str, modifier: str = "", confirm: str = "") -> str:
+    """A button that posts one of the table's actions; the answer replaces the table."""
+    extra = f' hx-confirm="{escape(confirm)}"' if confirm else ""
+    classes = f"button {modifier}" if modifier else "button"
+    return (
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table" '
+        f'hx-swap="outerHTML"{extra}>{csrf}'
+        f'<button class="{classes}">{escape(label)}</button></form>'
+    )
+
+
+def _actions(table: Table, csrf: str) -> str:
+    """A player's actions in a game in play: draws, a claim on a silent opponent, abort, resign."""
+    game, urls = table.game, table.urls
+    parts = ['<section class="actions">']
+    if table.draw_declined:
+        parts.append(_note(gettext("The draw offer was declined.")))
+    if game.draw_offer is not None and game.draw_offer != table.viewer:
+        parts += [
+            _note(gettext("Your opponent offers a draw.")),
+            _action(urls["offer_draw"], csrf, gettext("Accept the draw")),
+            _action(urls["decline_draw"], csrf, gettext("Decline")),
+        ]
+    elif game.draw_offer == table.viewer:
+        parts += [
+            _note(gettext("You offered a draw: waiting for your opponent's answer.")),
+            _action(urls["decline_draw"], csrf, gettext("Withdraw the offer")),
+        ]
+    elif not game.against_computer and game.draw_offer is None:
+        parts.append(_action(urls["offer_draw"], csrf, gettext("Offer a draw")))
+    if table.may_claim_abandoned:
+        silent = escape(gettext("Your opponent has not moved for five minutes."))
+        claim = gettext("Claim the game")
+        parts += [
+            f"<p>{silent}</p>",
+            _action(urls["claim_abandoned"], csrf, claim, "button--primary"),
+        ]
+    wait = table.claim_possible_in
+    if wait:
+        parts.append(
+            f'<div hidden hx-get="{urls["table"]}" hx-trigger="load delay:{wait}s" '
+            'hx-target="#table" hx-swap="outerHTML"></div>'
+        )
+    if table.ply < 2:
+        parts.append(_action(urls["abort"], csrf, gettext("Abort")))
+    resign, really = gettext("Resign"), gettext("Resign this game?")
+    parts += [_action(urls["resign"], csrf, resign, "button--danger", really), "</section>"]
+    return "".join(parts)

@@ -82,7 +82,6 @@ from urllib.parse import urlsplit
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
-from jinja2 import StrictUndefined
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -414,21 +413,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "moderation.context_processors.moderation",
             ],
-        },
-    },
-    {
-        # The live table, rendered on every turn: Jinja2 templates (game/jinja2.py says why).
-        # Asked for by name (``using="jinja2"``); what is not found above is looked for here.
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {
-            "environment": "game.jinja2.environment",
-            # A name a template reads but was not given fails the render, in every mode.
-            "undefined": StrictUndefined,
-            # A block tag's line leaves no whitespace: the markup is written as it is sent.
-            "trim_blocks": True,
-            "lstrip_blocks": True,
         },
     },
 ]

@@ -36,7 +36,7 @@ def hands_shown(html):
 
 
 def names(cards):
-    return sorted(face(card).name for card in cards)
+    return sorted(face(card)["name"] for card in cards)
 
 
 # -- the viewer ------------------------------------------------------------------------------

@@ -4,11 +4,12 @@ silent opponent, the clocks, the computer, the results), for each seat and for s
 English and in Hebrew, with the cards other pages draw through the same markup (a replay's step,
 the rules' card chips).
 
-The copies in ``tests/web/tables/`` were written by the table's f-string markup, before the table
-became Jinja2 templates (issue 45); ``WRITE_GOLDEN_TABLES=1`` writes them afresh after a change
-made on purpose. The game's id, its invite link and the CSRF token vary from run to run and are
-written as placeholders. Jinja2's escaping (markupsafe) writes the quotes ``&#39;`` and ``&#34;``
-where Django's wrote ``&#x27;`` and ``&quot;``: the same characters, compared as such.
+The copies in ``tests/web/tables/`` were written by the table's markup
+(``game/table_markup.py``) and held while it was tried as Jinja2 templates (issue 45,
+docs/serving.md); ``WRITE_GOLDEN_TABLES=1`` writes them afresh after a change made on purpose.
+The game's id, its invite link and the CSRF token vary from run to run and are written as
+placeholders. Escaped quotes are compared as the characters they stand for (``&#39;`` or
+``&#x27;``, ``&#34;`` or ``&quot;``).
 """
 
 from __future__ import annotations
