@@ -197,22 +197,39 @@ class Seated:
 
 
 @dataclass(frozen=True, slots=True)
+class SliceEnd:
+    """What is read as a ``--slice`` ends: when (the run's clock), each ``--pid`` process's
+    resident memory (kB; ``None``: gone), and the plies of the games then in play, summed: what
+    the server keeps of a game grows with its turns (its state's positions seen, its table's move
+    log), so that memory is to be read beside them."""
+
+    at: float
+    resident_kb: dict[int, int | None]
+    plies_in_play: int
+
+
+@dataclass(frozen=True, slots=True)
 class Slice:
-    """One ``--slice`` of the play: the turns sent in it, their relays and the errors counted in
-    it, and each ``--pid`` process's resident memory (kB) at its end (``None``: gone)."""
+    """One ``--slice`` of the play: the turns sent in it, their relays, the games that ended and
+    the errors counted in it; at its end, the plies in play and each ``--pid`` process's
+    resident memory (kB)."""
 
     start: float  # seconds since the play began
     end: float
     moves: int
     relay: Latency
+    games_ended: int
     errors: int
+    plies_in_play: int
     resident_kb: dict[str, int | None]
 
     def format(self) -> str:
-        """One line: its seconds, moves, relay p50/p95/p99 (ms), errors and memory (MB)."""
+        """One line: its seconds, moves, relay p50/p95/p99 (ms), games ended, errors, plies in
+        play and memory (MB)."""
         return (
             f"{f'{self.start:.0f}-{self.end:.0f} s':<14}{self.moves:>8}{self.relay.p50:>10.1f}"
-            f"{self.relay.p95:>10.1f}{self.relay.p99:>10.1f}{self.errors:>8}"
+            f"{self.relay.p95:>10.1f}{self.relay.p99:>10.1f}{self.games_ended:>7}{self.errors:>8}"
+            f"{self.plies_in_play:>8}"
             + "".join(f"{megabytes(kb):>10}" for kb in self.resident_kb.values())
         )
 
@@ -338,9 +355,11 @@ class Report:
             ]
         if self.slices:
             lines += [
-                f"  each {self.slice_seconds:g} s of the play (resident memory at its end, MB):",
+                f"  each {self.slice_seconds:g} s of the play: the games ended in it; at its end,"
+                " the plies of the games in play and the resident memory (MB):",
                 f"    {'seconds':<14}{'moves':>8}{'relay p50':>10}{'p95':>10}{'p99':>10}"
-                f"{'errors':>8}" + "".join(f"{'pid ' + pid:>10}" for pid in self.resident_kb_end),
+                f"{'ended':>7}{'errors':>8}{'plies':>8}"
+                + "".join(f"{'pid ' + pid:>10}" for pid in self.resident_kb_end),
                 *(f"    {piece.format()}" for piece in self.slices),
             ]
         if self.resident_kb_end:
@@ -408,8 +427,9 @@ class Stats:
     post_parts: list[dict[str, float]] = field(default_factory=list)
     post_parts_sent: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
-    #: When each error was counted (the run's clock, below), for ``--slice``.
+    #: When each error was counted and each game ended (the run's clock, below), for ``--slice``.
     error_at: list[float] = field(default_factory=list)
+    finished_at: list[float] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic
     moves: int = 0
     games_started: int = 0
@@ -428,19 +448,23 @@ class Stats:
         self.errors[kind] += 1
         self.error_at.append(self.clock())
 
-    def slice_of(self, start: float, end: float, resident_kb: dict[int, int | None]) -> Slice:
-        """The turns sent from ``start`` until ``end`` (run clock, measured from ``play_start``),
-        their relays, the errors counted meanwhile, and ``resident_kb`` read at its end."""
-        relays = [
-            r for r, sent in zip(self.relay, self.relay_sent, strict=True) if start <= sent < end
-        ]
+    def slice_of(self, start: float, end: SliceEnd) -> Slice:
+        """The turns sent from ``start`` (the run's clock) until ``end``, their relays, the
+        games ended and errors counted meanwhile, and what was read at its end."""
+
+        def within(times: list[float]) -> list[bool]:
+            return [start <= at < end.at for at in times]
+
+        relays = [r for r, sent in zip(self.relay, within(self.relay_sent), strict=True) if sent]
         return Slice(
             start=start - self.play_start,
-            end=end - self.play_start,
-            moves=sum(1 for sent in self.turn_sent if start <= sent < end),
+            end=end.at - self.play_start,
+            moves=sum(within(self.turn_sent)),
             relay=Latency.of(relays),
-            errors=sum(1 for at in self.error_at if start <= at < end),
-            resident_kb={str(pid): kb for pid, kb in resident_kb.items()},
+            games_ended=sum(within(self.finished_at)),
+            errors=sum(within(self.error_at)),
+            plies_in_play=end.plies_in_play,
+            resident_kb={str(pid): kb for pid, kb in end.resident_kb.items()},
         )
 
     def post_parts_since(self, since: float) -> dict[str, Latency]:
@@ -1154,6 +1178,7 @@ class Match:
             failures = 0
             if over:
                 run.stats.games_finished += 1
+                run.stats.finished_at.append(run.clock())
                 need_game = True
 
     async def _next_game(self) -> None:
@@ -1302,28 +1327,38 @@ async def _progress(run: Run, started: float) -> None:
         last_moves, last_time = stats.moves, now
 
 
-async def _slices(run: Run, bounds: list[tuple[float, dict[int, int | None]]]) -> None:
-    """At the end of each ``--slice`` before the run's deadline: read the servers' memory, keep
-    it with the slice's end in ``bounds`` and say the slice's figures (the relays of its last
-    turns may still be on their way: the report counts them)."""
+def slice_end(run: Run, matches: Sequence[Match]) -> SliceEnd:
+    """The readings of a slice's end, now."""
+    plies = 0
+    for match in matches:
+        tables = [p.table for p in match.players if p.table is not None]
+        if any(table.status == "active" for table in tables):
+            plies += max(table.ply for table in tables)
+    return SliceEnd(run.clock(), resident_kb_of(run.config.pids), plies)
+
+
+async def _slices(run: Run, matches: Sequence[Match], ends: list[SliceEnd]) -> None:
+    """At the end of each ``--slice`` before the run's deadline: keep its readings in ``ends``
+    and say the slice's figures (the relays of its last turns may still be on their way: the
+    report counts them)."""
     every, stats = run.config.slice_seconds, run.stats
     deadline = stats.play_start + run.config.seconds
     while every:
-        end = stats.play_start + every * (len(bounds) + 1)
-        if end >= deadline:
+        due = stats.play_start + every * (len(ends) + 1)
+        if due >= deadline:
             return
-        await run.sleep(end - run.clock())
+        await run.sleep(due - run.clock())
         if run.stopping.is_set():
             return
-        memory = resident_kb_of(run.config.pids)
-        start = bounds[-1][0] if bounds else stats.play_start
-        bounds.append((end, memory))
-        line = stats.slice_of(start, end, memory)
+        start = ends[-1].at if ends else stats.play_start
+        ends.append(slice_end(run, matches))
+        line = stats.slice_of(start, ends[-1])
         run.say(
-            f"  slice {len(bounds)}, {line.start:.0f}-{line.end:.0f} s: {line.moves} moves, relay "
+            f"  slice {len(ends)}, {line.start:.0f}-{line.end:.0f} s: {line.moves} moves, relay "
             f"p50 / p95 / p99 {line.relay.p50:.1f} / {line.relay.p95:.1f} / {line.relay.p99:.1f}"
-            f" ms, {line.errors} errors"
-            + "".join(f"; pid {pid} {megabytes(kb)} MB" for pid, kb in memory.items())
+            f" ms, games ended {line.games_ended}, errors {line.errors}; plies in play"
+            f" {line.plies_in_play}"
+            + "".join(f"; pid {pid} {megabytes(kb)} MB" for pid, kb in line.resident_kb.items())
         )
 
 
@@ -1455,15 +1490,15 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
                     await match.play()
 
             progress = asyncio.create_task(_progress(run, started))
-            bounds: list[tuple[float, dict[int, int | None]]] = []
-            slicing = asyncio.create_task(_slices(run, bounds))
+            ends: list[SliceEnd] = []
+            slicing = asyncio.create_task(_slices(run, matches, ends))
             lag_probe = asyncio.create_task(_watch_loop(run))
             tasks = [asyncio.create_task(start(i, m)) for i, m in enumerate(matches)]
             await run.sleep(config.seconds)
             run.stopping.set()
             stopped = run.clock()
             server_stopped = {pid: process_cpu_seconds(pid) for pid in config.pids}
-            resident_end = resident_kb_of(config.pids)
+            last_end = slice_end(run, matches)
             host_cpu = HostCpu.between(host_play_start, HostCpu.read())
             # The players finish the turn in hand (and wait for its relay) before they leave.
             await asyncio.wait(tasks, timeout=config.relay_timeout + config.http_timeout)
@@ -1499,11 +1534,9 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         )
     slices = []
     if config.slice_seconds:
-        starts = [started, *(end for end, _ in bounds)]
-        ends = [*bounds, (stopped, resident_end)]
+        starts = [started, *(end.at for end in ends)]
         slices = [
-            stats.slice_of(start, end, memory)
-            for start, (end, memory) in zip(starts, ends, strict=True)
+            stats.slice_of(start, end) for start, end in zip(starts, [*ends, last_end], strict=True)
         ]
     report = Report(
         url=" ".join(config.urls),
@@ -1538,7 +1571,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         slice_seconds=config.slice_seconds,
         slices=slices,
         resident_kb_seated={str(pid): kb for pid, kb in stats.resident_kb_seated.items()},
-        resident_kb_end={str(pid): kb for pid, kb in resident_end.items()},
+        resident_kb_end={str(pid): kb for pid, kb in last_end.resident_kb.items()},
     )
     return report, socket_versions
 

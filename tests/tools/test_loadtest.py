@@ -147,7 +147,7 @@ def test_the_report_prints_every_figure() -> None:
     assert '"error_count": 4' in report.to_json()
 
 
-def test_a_slice_counts_the_turns_sent_in_it_their_relays_and_its_errors() -> None:
+def test_a_slice_counts_the_turns_sent_in_it_their_relays_the_games_ended_and_errors() -> None:
     now = [100.0]
     stats = loadtest.Stats(clock=lambda: now[0], play_start=100.0)
     for sent, relay in ((100.5, 0.010), (101.9, 0.030), (102.0, 0.020), (103.5, 0.040)):
@@ -158,12 +158,18 @@ def test_a_slice_counts_the_turns_sent_in_it_their_relays_and_its_errors() -> No
     for at in (101.0, 102.5, 102.6):
         now[0] = at
         stats.error("lost relay")
-    first, second = stats.slice_of(100.0, 102.0, {7: 2048}), stats.slice_of(102.0, 104.0, {7: None})
+    stats.finished_at += [103.0]
+    first = stats.slice_of(100.0, loadtest.SliceEnd(102.0, {7: 2048}, 150))
+    second = stats.slice_of(102.0, loadtest.SliceEnd(104.0, {7: None}, 90))
     assert (first.start, first.end, first.moves, first.errors) == (0.0, 2.0, 2, 1)
     assert first.relay.count == 2 and first.relay.max == pytest.approx(30.0)
     assert (second.moves, second.errors, second.relay.p50) == (2, 2, pytest.approx(30.0))
+    assert (first.games_ended, second.games_ended) == (0, 1)
     assert first.resident_kb == {"7": 2048} and second.resident_kb == {"7": None}
-    assert first.format().split() == ["0-2", "s", "2", "20.0", "29.0", "29.8", "1", "2.0"]
+    assert first.format().split() == [
+        *("0-2", "s", "2", "20.0", "29.0", "29.8"),  # seconds, moves, relay p50 / p95 / p99
+        *("0", "1", "150", "2.0"),  # games ended, errors, plies in play, MB
+    ]
     assert second.format().endswith("gone")
 
 
@@ -200,23 +206,24 @@ def test_the_report_gives_each_slice_and_the_memory_once_seated_and_at_the_end()
         set_up_seconds=1.0,
         slice_seconds=300,
         slices=[
-            loadtest.Slice(0, 300, 25, lat, 0, {"123": 204800}),
-            loadtest.Slice(300, 600, 15, lat, 1, {"123": 215040}),
+            loadtest.Slice(0, 300, 25, lat, 0, 0, 900, {"123": 204800}),
+            loadtest.Slice(300, 600, 15, lat, 3, 1, 640, {"123": 215040}),
         ],
         resident_kb_seated={"123": 102400},
         resident_kb_end={"123": 215040},
     )
     text = report.format()
     for expected in (
-        "each 300 s of the play (resident memory at its end, MB):",
+        "each 300 s of the play: the games ended in it; at its end, the plies of the games in play"
+        " and the resident memory (MB):",
         "pid 123",
         "resident memory (MB) once all seated, at the end: pid 123 100.0 → 210.0",
     ):
         assert expected in text
     rows = [line.split() for line in text.splitlines() if line.startswith("    ")]
     assert rows[-2:] == [
-        ["0-300", "s", "25", "3.0", "3.9", "4.0", "0", "200.0"],
-        ["300-600", "s", "15", "3.0", "3.9", "4.0", "1", "210.0"],
+        ["0-300", "s", "25", "3.0", "3.9", "4.0", "0", "0", "900", "200.0"],
+        ["300-600", "s", "15", "3.0", "3.9", "4.0", "3", "1", "640", "210.0"],
     ]
     assert [piece["moves"] for piece in json.loads(report.to_json())["slices"]] == [25, 15]
 
@@ -305,6 +312,8 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert sum(piece.moves for piece in slices) == report.moves
         assert sum(piece.relay.count for piece in slices) == report.relay.count
         assert sum(piece.errors for piece in slices) == 0
+        assert sum(piece.games_ended for piece in slices) == report.games_finished
+        assert all(piece.plies_in_play > 0 for piece in slices)
         assert all(piece.resident_kb[pid] > 1024 for piece in slices)
         assert report.resident_kb_seated[pid] > 1024 and report.resident_kb_end[pid] > 1024
         assert report.games_finished > 0 and report.games_started > report.games  # rematches
