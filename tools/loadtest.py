@@ -37,6 +37,9 @@ Every pair plays as two browsers would, through the site's own URLs:
    server longer than ``--ramp`` when there are hundreds of games, and the turns played meanwhile
    share it with them. The figures are therefore given twice: over the whole run, and for the
    turns sent once every game's sockets were open (the live crowd the targets speak of).
+   ``--slice SECONDS`` also cuts the play into slices (from its start; the last one ends with the
+   run): each one's moves, relay p50/p95/p99 and errors, said as it ends and given again in the
+   report, so that a long run shows whether the server keeps pace as games come and go.
 6. **The end.** At the deadline the players stop, the last relays land, every game's table is
    fetched once more over HTTP and each socket's last table must carry the same ``data-version``.
    Then optional ``final_checks`` (callables given the game ids) may check the stored games; the
@@ -45,6 +48,8 @@ Every pair plays as two browsers would, through the site's own URLs:
 One asyncio loop drives everything (aiohttp for HTTP and websockets); per message the client only
 runs a few regular expressions on the ``#table`` tag, so that it is not the bottleneck. Its own CPU
 is reported beside the server's (``--pid``, read from ``/proc/<pid>/stat``) so a reader can tell.
+Each ``--pid`` process's resident memory (``VmRSS``) is read once every socket is open, at the end
+of each slice and at the end: the caches a server keeps per game must not grow as games end.
 Only loopback addresses are accepted, and a run is bounded in players and in time.
 """
 
@@ -80,7 +85,7 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 #: Linux, and 127.1.0.0 up keeps clear of the 127.0.x.y that hosts files name.
 SIGN_UP_ADDRESSES = ipaddress.IPv4Address("127.1.0.0")
 MAX_GAMES = 1000
-MAX_SECONDS = 600.0
+MAX_SECONDS = 3600.0
 #: Sign-ups over HTTP at once: each costs the server a password hash, so more only queue up.
 SIGN_UP_CONCURRENCY = 8
 #: A match that fails this many turns in a row stops (its errors are counted), rather than spin.
@@ -191,6 +196,53 @@ class Seated:
         return self.moves / self.seconds if self.seconds > 0 else math.nan
 
 
+@dataclass(frozen=True, slots=True)
+class SliceEnd:
+    """What is read as a ``--slice`` ends: when (the run's clock), each ``--pid`` process's
+    resident memory (kB; ``None``: gone), and the plies of the games then in play, summed: what
+    the server keeps of a game grows with its turns (its state's positions seen, its table's move
+    log), so that memory is to be read beside them."""
+
+    at: float
+    resident_kb: dict[int, int | None]
+    plies_in_play: int
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """One ``--slice`` of the play: the turns sent in it, their relays, the games that ended and
+    the errors counted in it; at its end, the plies in play and each ``--pid`` process's
+    resident memory (kB)."""
+
+    start: float  # seconds since the play began
+    end: float
+    moves: int
+    relay: Latency
+    games_ended: int
+    errors: int
+    plies_in_play: int
+    resident_kb: dict[str, int | None]
+
+    def format(self) -> str:
+        """One line: its seconds, moves, relay p50/p95/p99 (ms), games ended, errors, plies in
+        play and memory (MB)."""
+        return (
+            f"{f'{self.start:.0f}-{self.end:.0f} s':<14}{self.moves:>8}{self.relay.p50:>10.1f}"
+            f"{self.relay.p95:>10.1f}{self.relay.p99:>10.1f}{self.games_ended:>7}{self.errors:>8}"
+            f"{self.plies_in_play:>8}"
+            + "".join(f"{megabytes(kb):>10}" for kb in self.resident_kb.values())
+        )
+
+
+def megabytes(kb: int | None) -> str:
+    """A resident size in kB as MB, one decimal; "gone" for a process no longer there.
+
+    >>> megabytes(2048), megabytes(None)
+    ('2.0', 'gone')
+    """
+    return "gone" if kb is None else f"{kb / 1024:.1f}"
+
+
 @dataclass
 class Report:
     """What a run measured; :meth:`format` prints it, :func:`dataclasses.asdict` gives JSON."""
@@ -235,6 +287,12 @@ class Report:
     seat_first: bool = False
     game_ids: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: ``--slice``: its length, and the play cut into slices of it (the last one may be shorter).
+    slice_seconds: float = 0.0
+    slices: list[Slice] = field(default_factory=list)
+    #: Each ``--pid`` process's resident memory (kB) once every socket was open, and at the end.
+    resident_kb_seated: dict[str, int | None] = field(default_factory=dict)
+    resident_kb_end: dict[str, int | None] = field(default_factory=dict)
 
     @property
     def error_count(self) -> int:
@@ -295,6 +353,23 @@ class Report:
                 row("relay", seated.relay),
                 row("client's lag", seated.client_lag),
             ]
+        if self.slices:
+            lines += [
+                f"  each {self.slice_seconds:g} s of the play: the games ended in it; at its end,"
+                " the plies of the games in play and the resident memory (MB):",
+                f"    {'seconds':<14}{'moves':>8}{'relay p50':>10}{'p95':>10}{'p99':>10}"
+                f"{'ended':>7}{'errors':>8}{'plies':>8}"
+                + "".join(f"{'pid ' + pid:>10}" for pid in self.resident_kb_end),
+                *(f"    {piece.format()}" for piece in self.slices),
+            ]
+        if self.resident_kb_end:
+            lines.append(
+                "  resident memory (MB) once all seated, at the end: "
+                + ", ".join(
+                    f"pid {pid} {megabytes(self.resident_kb_seated.get(pid))} → {megabytes(kb)}"
+                    for pid, kb in self.resident_kb_end.items()
+                )
+            )
         lines += [
             f"  errors: {self.error_count}"
             + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
@@ -352,18 +427,45 @@ class Stats:
     post_parts: list[dict[str, float]] = field(default_factory=list)
     post_parts_sent: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    #: When each error was counted and each game ended (the run's clock, below), for ``--slice``.
+    error_at: list[float] = field(default_factory=list)
+    finished_at: list[float] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic
     moves: int = 0
     games_started: int = 0
     games_finished: int = 0
+    play_start: float = 0.0  # when the play began (the run's clock)
     first_socket_started: float = math.inf
     last_first_table: float = 0.0
     first_tables: int = 0  # the games' first sockets that got their table
     sockets_opened: int = 0
     #: The servers' CPU (``--pid``) when the last game's sockets had their tables.
     server_cpu_seated: dict[int, float] = field(default_factory=dict)
+    #: Their resident memory (kB) then.
+    resident_kb_seated: dict[int, int | None] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
+        self.error_at.append(self.clock())
+
+    def slice_of(self, start: float, end: SliceEnd) -> Slice:
+        """The turns sent from ``start`` (the run's clock) until ``end``, their relays, the
+        games ended and errors counted meanwhile, and what was read at its end."""
+
+        def within(times: list[float]) -> list[bool]:
+            return [start <= at < end.at for at in times]
+
+        relays = [r for r, sent in zip(self.relay, within(self.relay_sent), strict=True) if sent]
+        return Slice(
+            start=start - self.play_start,
+            end=end.at - self.play_start,
+            moves=sum(within(self.turn_sent)),
+            relay=Latency.of(relays),
+            games_ended=sum(within(self.finished_at)),
+            errors=sum(within(self.error_at)),
+            plies_in_play=end.plies_in_play,
+            resident_kb={str(pid): kb for pid, kb in end.resident_kb.items()},
+        )
 
     def post_parts_since(self, since: float) -> dict[str, Latency]:
         """The figures of each part of the POSTs sent from ``since`` on (run clock)."""
@@ -386,6 +488,23 @@ def process_cpu_seconds(pid: int) -> float:
         text = stat.read()
     fields = text[text.rindex(")") + 2 :].split()  # the name may hold spaces: skip past it
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def resident_kb(pid: int) -> int | None:
+    """Process ``pid``'s resident memory in kB (``VmRSS`` in ``/proc/<pid>/status``), or
+    ``None`` when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def resident_kb_of(pids: Iterable[int]) -> dict[int, int | None]:
+    return {pid: resident_kb(pid) for pid in pids}
 
 
 #: The work :func:`speed_probe` times: 0.06 to 0.1 s of CPU on this project's 2-core machines.
@@ -563,6 +682,8 @@ class Config:
     http_timeout: float = 30.0
     set_up_timeout: float = 300.0
     progress_every: float = 2.0
+    #: Cut the play into slices this long, each reported as it ends and in the report (0: none).
+    slice_seconds: float = 0.0
     take_chance: float = 0.1  # how often a player takes when it could play: keeps games finite
     pids: list[int] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
@@ -580,6 +701,8 @@ class Config:
             raise LoadTestError(f"--games must be between 1 and {MAX_GAMES}")
         if not 0 < self.seconds <= MAX_SECONDS:
             raise LoadTestError(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
+        if self.slice_seconds < 0:
+            raise LoadTestError("--slice must not be negative")
         if self.ramp < 0 or self.relay_timeout <= 0:
             raise LoadTestError("--ramp must not be negative, --relay-timeout must be positive")
         if self.players_via not in ("http", "db"):
@@ -858,7 +981,16 @@ class Player:
             stats.last_first_table = max(stats.last_first_table, arrived)
             stats.first_tables += 1
             if stats.first_tables == 2 * self.run.config.games:
-                stats.server_cpu_seated = {p: process_cpu_seconds(p) for p in self.run.config.pids}
+                pids = self.run.config.pids
+                stats.server_cpu_seated = {p: process_cpu_seconds(p) for p in pids}
+                stats.resident_kb_seated = resident_kb_of(pids)
+                if pids:
+                    self.run.say(
+                        f"  all {stats.first_tables} sockets open; resident memory (MB): "
+                        + ", ".join(
+                            f"pid {p} {megabytes(kb)}" for p, kb in stats.resident_kb_seated.items()
+                        )
+                    )
 
     async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
         """Read the socket until it is closed; a close the player did not ask for is an error,
@@ -1046,6 +1178,7 @@ class Match:
             failures = 0
             if over:
                 run.stats.games_finished += 1
+                run.stats.finished_at.append(run.clock())
                 need_game = True
 
     async def _next_game(self) -> None:
@@ -1148,10 +1281,10 @@ class Run:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.stats = Stats()
+        self.clock = asyncio.get_running_loop().time
+        self.stats = Stats(clock=self.clock)
         self.rng = random.Random(config.seed)
         self.stopping = asyncio.Event()
-        self.clock = asyncio.get_running_loop().time
         self._first_games = 0  # the matches that made (or failed to make) their first game
         self._all_made = asyncio.Event()
 
@@ -1192,6 +1325,41 @@ async def _progress(run: Run, started: float) -> None:
             f"  games over {stats.games_finished}  errors {sum(stats.errors.values())}"
         )
         last_moves, last_time = stats.moves, now
+
+
+def slice_end(run: Run, matches: Sequence[Match]) -> SliceEnd:
+    """The readings of a slice's end, now."""
+    plies = 0
+    for match in matches:
+        tables = [p.table for p in match.players if p.table is not None]
+        if any(table.status == "active" for table in tables):
+            plies += max(table.ply for table in tables)
+    return SliceEnd(run.clock(), resident_kb_of(run.config.pids), plies)
+
+
+async def _slices(run: Run, matches: Sequence[Match], ends: list[SliceEnd]) -> None:
+    """At the end of each ``--slice`` before the run's deadline: keep its readings in ``ends``
+    and say the slice's figures (the relays of its last turns may still be on their way: the
+    report counts them)."""
+    every, stats = run.config.slice_seconds, run.stats
+    deadline = stats.play_start + run.config.seconds
+    while every:
+        due = stats.play_start + every * (len(ends) + 1)
+        if due >= deadline:
+            return
+        await run.sleep(due - run.clock())
+        if run.stopping.is_set():
+            return
+        start = ends[-1].at if ends else stats.play_start
+        ends.append(slice_end(run, matches))
+        line = stats.slice_of(start, ends[-1])
+        run.say(
+            f"  slice {len(ends)}, {line.start:.0f}-{line.end:.0f} s: {line.moves} moves, relay "
+            f"p50 / p95 / p99 {line.relay.p50:.1f} / {line.relay.p95:.1f} / {line.relay.p99:.1f}"
+            f" ms, games ended {line.games_ended}, errors {line.errors}; plies in play"
+            f" {line.plies_in_play}"
+            + "".join(f"; pid {pid} {megabytes(kb)} MB" for pid, kb in line.resident_kb.items())
+        )
 
 
 #: The client's loop-lag probe sleeps this long, over and over.
@@ -1311,7 +1479,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
 
         with without_cycle_collection():
             matches = [Match(run, players[2 * i], players[2 * i + 1]) for i in range(config.games)]
-            started = run.clock()
+            started = stats.play_start = run.clock()
             cpu_play_start = own_cpu_seconds()
             host_play_start = HostCpu.read()
             server_play_start = {pid: process_cpu_seconds(pid) for pid in config.pids}
@@ -1322,18 +1490,21 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
                     await match.play()
 
             progress = asyncio.create_task(_progress(run, started))
+            ends: list[SliceEnd] = []
+            slicing = asyncio.create_task(_slices(run, matches, ends))
             lag_probe = asyncio.create_task(_watch_loop(run))
             tasks = [asyncio.create_task(start(i, m)) for i, m in enumerate(matches)]
             await run.sleep(config.seconds)
             run.stopping.set()
             stopped = run.clock()
             server_stopped = {pid: process_cpu_seconds(pid) for pid in config.pids}
+            last_end = slice_end(run, matches)
             host_cpu = HostCpu.between(host_play_start, HostCpu.read())
             # The players finish the turn in hand (and wait for its relay) before they leave.
             await asyncio.wait(tasks, timeout=config.relay_timeout + config.http_timeout)
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, progress, lag_probe, return_exceptions=True)
+            await asyncio.gather(*tasks, progress, slicing, lag_probe, return_exceptions=True)
         elapsed = stopped - started
         socket_versions = await _settle(run, matches)
         cpu = own_cpu_seconds() - cpu_play_start
@@ -1361,6 +1532,12 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
             Latency.of(lags),
             stats.post_parts_since(since),
         )
+    slices = []
+    if config.slice_seconds:
+        starts = [started, *(end.at for end in ends)]
+        slices = [
+            stats.slice_of(start, end) for start, end in zip(starts, [*ends, last_end], strict=True)
+        ]
     report = Report(
         url=" ".join(config.urls),
         games=config.games,
@@ -1391,6 +1568,10 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         ramp=config.ramp,
         seat_first=config.seat_first,
         game_ids=sorted(i for m in matches for i in m.game_ids),
+        slice_seconds=config.slice_seconds,
+        slices=slices,
+        resident_kb_seated={str(pid): kb for pid, kb in stats.resident_kb_seated.items()},
+        resident_kb_end={str(pid): kb for pid, kb in last_end.resident_kb.items()},
     )
     return report, socket_versions
 

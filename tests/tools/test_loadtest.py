@@ -5,8 +5,10 @@ socket's last table at the stored game's version, and the stored games sound."""
 import gc
 import io
 import ipaddress
+import json
 import multiprocessing
 import os
+import subprocess
 import sys
 
 import pytest
@@ -145,6 +147,87 @@ def test_the_report_prints_every_figure() -> None:
     assert '"error_count": 4' in report.to_json()
 
 
+def test_a_slice_counts_the_turns_sent_in_it_their_relays_the_games_ended_and_errors() -> None:
+    now = [100.0]
+    stats = loadtest.Stats(clock=lambda: now[0], play_start=100.0)
+    for sent, relay in ((100.5, 0.010), (101.9, 0.030), (102.0, 0.020), (103.5, 0.040)):
+        stats.turn_sent.append(sent)
+        stats.turn.append(relay)
+        stats.relay_sent.append(sent)
+        stats.relay.append(relay)
+    for at in (101.0, 102.5, 102.6):
+        now[0] = at
+        stats.error("lost relay")
+    stats.finished_at += [103.0]
+    first = stats.slice_of(100.0, loadtest.SliceEnd(102.0, {7: 2048}, 150))
+    second = stats.slice_of(102.0, loadtest.SliceEnd(104.0, {7: None}, 90))
+    assert (first.start, first.end, first.moves, first.errors) == (0.0, 2.0, 2, 1)
+    assert first.relay.count == 2 and first.relay.max == pytest.approx(30.0)
+    assert (second.moves, second.errors, second.relay.p50) == (2, 2, pytest.approx(30.0))
+    assert (first.games_ended, second.games_ended) == (0, 1)
+    assert first.resident_kb == {"7": 2048} and second.resident_kb == {"7": None}
+    assert first.format().split() == [
+        *("0-2", "s", "2", "20.0", "29.0", "29.8"),  # seconds, moves, relay p50 / p95 / p99
+        *("0", "1", "150", "2.0"),  # games ended, errors, plies in play, MB
+    ]
+    assert second.format().endswith("gone")
+
+
+def test_resident_memory_is_read_from_proc_and_a_process_gone_has_none() -> None:
+    assert loadtest.resident_kb(os.getpid()) > 1024  # this Python holds more than a megabyte
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert loadtest.resident_kb(gone.pid) is None
+
+
+def test_the_report_gives_each_slice_and_the_memory_once_seated_and_at_the_end() -> None:
+    lat = Latency.of([0.002, 0.004])
+    report = Report(
+        url="http://127.0.0.1:8000",
+        games=2,
+        think=(2.0, 5.0),
+        players_via="db",
+        via="socket",
+        seconds=600.0,
+        moves=40,
+        moves_per_second=4.0,
+        turn=lat,
+        relay=lat,
+        socket_connect=lat,
+        sockets_opened=4,
+        sockets_open_seconds=0.2,
+        games_started=5,
+        games_finished=3,
+        errors={},
+        client_cpu_seconds=1.0,
+        server_cpu_seconds={"123": 5.0},
+        load_average_start=(0.5, 0.4, 0.3),
+        load_average_end=(1.5, 0.9, 0.4),
+        set_up_seconds=1.0,
+        slice_seconds=300,
+        slices=[
+            loadtest.Slice(0, 300, 25, lat, 0, 0, 900, {"123": 204800}),
+            loadtest.Slice(300, 600, 15, lat, 3, 1, 640, {"123": 215040}),
+        ],
+        resident_kb_seated={"123": 102400},
+        resident_kb_end={"123": 215040},
+    )
+    text = report.format()
+    for expected in (
+        "each 300 s of the play: the games ended in it; at its end, the plies of the games in play"
+        " and the resident memory (MB):",
+        "pid 123",
+        "resident memory (MB) once all seated, at the end: pid 123 100.0 → 210.0",
+    ):
+        assert expected in text
+    rows = [line.split() for line in text.splitlines() if line.startswith("    ")]
+    assert rows[-2:] == [
+        ["0-300", "s", "25", "3.0", "3.9", "4.0", "0", "0", "900", "200.0"],
+        ["300-600", "s", "15", "3.0", "3.9", "4.0", "3", "1", "640", "210.0"],
+    ]
+    assert [piece["moves"] for piece in json.loads(report.to_json())["slices"]] == [25, 15]
+
+
 def test_a_server_timing_header_gives_each_duration_in_seconds() -> None:
     header = "queue;dur=0.1, thread;dur=2.5, view;desc=the view;dur=12, publish"
     assert loadtest.server_timing(header) == {"queue": 0.0001, "thread": 0.0025, "view": 0.012}
@@ -216,6 +299,28 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert list(report.post_parts) == [*loadtest.POST_PARTS, loadtest.OUTSIDE]
         assert all(part.count == report.moves for part in report.post_parts.values())
 
+    def test_a_run_cut_into_slices_says_each_with_the_servers_memory_as_games_come_and_go(
+        self,
+    ) -> None:
+        pid = str(self._server_process.pid)
+        report = self._play(
+            games=4, seconds=9, seat_first=True, think=(0.01, 0.05), slice_seconds=3
+        )
+        slices = report.slices
+        assert [round(piece.end) for piece in slices] == [3, 6, 9]
+        assert [piece.start for piece in slices[1:]] == [piece.end for piece in slices[:-1]]
+        assert sum(piece.moves for piece in slices) == report.moves
+        assert sum(piece.relay.count for piece in slices) == report.relay.count
+        assert sum(piece.errors for piece in slices) == 0
+        assert sum(piece.games_ended for piece in slices) == report.games_finished
+        assert all(piece.plies_in_play > 0 for piece in slices)
+        assert all(piece.resident_kb[pid] > 1024 for piece in slices)
+        assert report.resident_kb_seated[pid] > 1024 and report.resident_kb_end[pid] > 1024
+        assert report.games_finished > 0 and report.games_started > report.games  # rematches
+        progress = self.progress.getvalue()
+        assert "all 8 sockets open; resident memory (MB): pid " + pid in progress
+        assert "slice 1, 0-3 s: " in progress and "slice 2, 3-6 s: " in progress
+
     def _play(
         self,
         *,
@@ -226,12 +331,15 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         # By default through the ORM: the test database is the server's, and no password is
         # hashed per player.
         players_via: str = "db",
+        think: tuple[float, float] = (0.05, 0.3),
+        slice_seconds: float = 0,
     ) -> loadtest.Report:
-        out = io.StringIO()
+        out = self.progress = io.StringIO()
         config = loadtest.Config(
             urls=[self.live_server_url],
             games=games,
-            think=(0.05, 0.3),
+            think=think,
+            slice_seconds=slice_seconds,
             seconds=seconds,
             ramp=2,
             seat_first=seat_first,

@@ -1,6 +1,8 @@
 """The games this process keeps in memory (``game.live.LIVE_GAMES``): what the tables of a turn
 played here are rendered from, instead of reading the game back."""
 
+from functools import partial
+
 import pytest
 from django.db import connection
 
@@ -114,6 +116,33 @@ def test_only_the_latest_games_are_kept(alice, bob):
         live.read(games[-1], ())
     assert live.at(games[0].pk, 0) is None
     assert live.at(games[1].pk, 0) is not None and live.at(games[2].pk, 0) is not None
+
+
+def test_games_that_end_are_forgotten_so_only_the_games_in_play_are_kept(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    """However many games come and go, the games kept are those in play: a game over (resigned,
+    won on the table, aborted, drawn) is dropped when its end is saved here, heard from
+    elsewhere, or read."""
+    capture = django_capture_on_commit_callbacks
+    in_play = _kept_game(alice, bob, capture)
+    other = LiveGames()  # another process, following each game from the messages
+    ended = []
+    for number in range(12):
+        game = _kept_game(alice, bob, capture)
+        other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+        # A resignation, or a draw offered and accepted: each change heard by the other process.
+        ends = [services.game_resign] if number % 2 else [services.game_offer_draw] * 2
+        for end, user in zip(ends, (alice, bob), strict=False):
+            change = partial(end, game_id=game.pk, user=user)
+            other.heard(game.pk, _heard(game, change, capture))
+        assert _read(game.pk).status == Game.Status.FINISHED
+        ended.append(game.pk)
+    assert LIVE_GAMES.at(in_play.pk, in_play.version) is not None
+    for kept in (LIVE_GAMES, other):
+        assert [pk for pk in ended if kept.at(pk, 0) is not None] == []
+    LIVE_GAMES.read(_read(ended[0]), ())  # a finished game read (its result table) is not kept
+    assert LIVE_GAMES.at(ended[0], 0) is None
 
 
 def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
@@ -342,7 +371,9 @@ def test_a_process_keeping_the_version_before_follows_a_turn_played_elsewhere_wi
             assert render_table(table) == render_table(read)
 
 
-def test_a_change_without_a_turn_is_followed_too(alice, bob, django_capture_on_commit_callbacks):
+def test_a_change_without_a_turn_is_followed_too_and_the_end_forgets_the_game(
+    alice, bob, django_capture_on_commit_callbacks
+):
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     other = LiveGames()
     other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
@@ -351,17 +382,19 @@ def test_a_change_without_a_turn_is_followed_too(alice, bob, django_capture_on_c
         lambda: services.game_offer_draw(game_id=game.pk, user=alice),
         django_capture_on_commit_callbacks,
     )
+    other.heard(game.pk, offer)
+    game = _read(game.pk)
+    followed = other.at(game.pk, game.version)
+    assert followed is not None and _columns(followed.game) == _columns(game)
+    assert followed.game.draw_offer == 0
     resign = _heard(
         game,
         lambda: services.game_resign(game_id=game.pk, user=bob),
         django_capture_on_commit_callbacks,
     )
-    other.heard(game.pk, offer)
     other.heard(game.pk, resign)
-    game = _read(game.pk)
-    followed = other.at(game.pk, game.version)
-    assert followed is not None and _columns(followed.game) == _columns(game)
-    assert followed.game.status == Game.Status.FINISHED and followed.game.winner == 0
+    assert other.at(game.pk, 0) is None  # over: not kept, here or where it was played
+    assert LIVE_GAMES.at(game.pk, 0) is None
 
 
 def test_a_change_that_cannot_be_followed_is_left_for_a_reader(

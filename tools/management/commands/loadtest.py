@@ -49,7 +49,8 @@ class Command(BaseCommand):
             "--pid",
             action="append",
             default=[],
-            help="a server process whose CPU to measure (repeat, or separate with commas)",
+            help="a server process whose CPU and resident memory to measure (repeat, or separate "
+            "with commas)",
         )
         parser.add_argument(
             "--relay-timeout",
@@ -65,6 +66,14 @@ class Command(BaseCommand):
             "(default), or as the table's POST, its way without a socket",
         )
         parser.add_argument("--progress", type=float, default=2, help="seconds between lines")
+        parser.add_argument(
+            "--slice",
+            type=float,
+            default=0,
+            metavar="SECONDS",
+            help="cut the play into slices this long: each one's moves, relay p50/p95/p99, errors "
+            "and the --pid processes' resident memory, as it ends and in the report",
+        )
         parser.add_argument("--seed", type=int, help="seed the players' random choices")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
@@ -86,6 +95,7 @@ class Command(BaseCommand):
                 via=options["via"],
                 relay_timeout=options["relay_timeout"],
                 progress_every=options["progress"],
+                slice_seconds=options["slice"],
                 pids=pids,
                 seed=options["seed"],
                 out=self.stdout,
