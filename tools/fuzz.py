@@ -433,8 +433,16 @@ def stored_state() -> tuple[Any, ...]:
     )
 
 
-STATE_PARTS = ("games", "moves", "chat lines", "reports", "moderation actions", "active users",
-               "imported records", "analyses")
+STATE_PARTS = (
+    "games",
+    "moves",
+    "chat lines",
+    "reports",
+    "moderation actions",
+    "active users",
+    "imported records",
+    "analyses",
+)
 
 
 def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
@@ -508,13 +516,17 @@ def run_http(
             status = response.status_code
             tally.statuses[str(status)] += 1
             if status >= 500:
-                tally.fail(f"#{case.number} {case.method} {case.path[:120]!r} as {case.role}: "
-                           f"{status} {raised[-1] if raised else ''!r}")
+                tally.fail(
+                    f"#{case.number} {case.method} {case.path[:120]!r} as {case.role}: "
+                    f"{status} {raised[-1] if raised else ''!r}"
+                )
             after = stored_state()
             if (case.malformed or 400 <= status < 500) and after != before:
                 changed = _changed(before, after)
-                tally.fail(f"#{case.number} {case.method} {case.path[:120]!r} as {case.role}: "
-                           f"refused ({status}) but stored state changed: {changed}")
+                tally.fail(
+                    f"#{case.number} {case.method} {case.path[:120]!r} as {case.role}: "
+                    f"refused ({status}) but stored state changed: {changed}"
+                )
             before = after
             if case.role != "anon" and case.route.endswith("logout"):
                 client.force_login(inputs.world.user(case.role))
@@ -586,8 +598,10 @@ async def _exchange(
             await socket.receive_output(timeout=20)
         after = await state()
         if malformed and after != before:
-            tally.fail(f"{where}: a malformed frame changed stored state: {frame[:80]!r}: "
-                       f"{_changed(before, after)}")
+            tally.fail(
+                f"{where}: a malformed frame changed stored state: {frame[:80]!r}: "
+                f"{_changed(before, after)}"
+            )
     if socket.future.done():
         socket.future.result()  # raises what the consumer died of
 

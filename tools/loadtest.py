@@ -273,6 +273,7 @@ class Report:
     #: (:class:`HostCpu`). ``None`` where ``/proc/stat`` is missing.
     speed_probe_seconds: tuple[float, float] = (math.nan, math.nan)
     host_cpu: HostCpu | None = None
+    games_resigned: int = 0  # of the games finished, those resigned at ``--resign-after``
     #: How late this client's event loop woke from a short sleep, sampled all through the play:
     #: a turn's latency includes the client's own delays (its CPU, its cycle collector), and
     #: this tells a reader how much of a tail may be the client's rather than the server's.
@@ -329,7 +330,8 @@ class Report:
             + "); "
             f"{self.sockets_opened} opened in all",
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
-            f"games started {self.games_started}, finished {self.games_finished}",
+            f"games started {self.games_started}, finished {self.games_finished}"
+            + (f" ({self.games_resigned} resigned at the limit)" if self.games_resigned else ""),
             f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
             row(f"turn ({self.via})", self.turn),
             *parts(self.post_parts),
@@ -434,6 +436,7 @@ class Stats:
     moves: int = 0
     games_started: int = 0
     games_finished: int = 0
+    games_resigned: int = 0
     play_start: float = 0.0  # when the play began (the run's clock)
     first_socket_started: float = math.inf
     last_first_table: float = 0.0
@@ -685,6 +688,9 @@ class Config:
     #: Cut the play into slices this long, each reported as it ends and in the report (0: none).
     slice_seconds: float = 0.0
     take_chance: float = 0.1  # how often a player takes when it could play: keeps games finite
+    #: Resign a game that reached this many plies (0: play every game out). Random turns make
+    #: games of thousands of plies; people's games end, and a long run needs them to.
+    resign_after: int = 0
     pids: list[int] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     seed: int | None = None
@@ -845,6 +851,14 @@ class Player:
         return await self.request(
             "POST", path, kind, htmx=htmx, via=via, data={"csrfmiddlewaretoken": self.csrf, **data}
         )
+
+    async def resign(self) -> None:
+        """Resign the game, as the table's button does."""
+        status, html, _ = await self.post(f"/games/{self.game_id}/resign/", "POST resign", {})
+        if status not in (200, 204):
+            self.run.stats.error(f"HTTP {status}: POST resign")
+            raise Failed("resign")
+        self.see(read_table(html, self.run.clock()))
 
     async def post_turn(self, notation: str, ply: int) -> tuple[TableView | None, dict[str, float]]:
         """Play a turn as the table's POST does: the answer's table, if it carries one (a server
@@ -1209,6 +1223,10 @@ class Match:
             return False
         table = mover.table
         assert table is not None
+        if run.config.resign_after and table.ply >= run.config.resign_after:
+            await mover.resign()
+            run.stats.games_resigned += 1
+            return True
         notation = self._choose(table)
         sent = run.clock()
         in_server: dict[str, float] = {}
@@ -1556,6 +1574,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         sockets_open_seconds=opened,
         games_started=stats.games_started,
         games_finished=stats.games_finished,
+        games_resigned=stats.games_resigned,
         errors=dict(stats.errors),
         client_cpu_seconds=cpu,
         server_cpu_seconds=server,

@@ -321,6 +321,13 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert "all 8 sockets open; resident memory (MB): pid " + pid in progress
         assert "slice 1, 0-3 s: " in progress and "slice 2, 3-6 s: " in progress
 
+    def test_games_resigned_at_the_ply_limit_end_and_are_followed_by_rematches(self) -> None:
+        report = self._play(games=3, seconds=6, seat_first=True, think=(0.01, 0.05), resign_after=6)
+        assert report.games_resigned > 0
+        assert report.games_finished >= report.games_resigned
+        assert report.games_started > report.games  # each resignation was followed by a game
+        assert f"({report.games_resigned} resigned at the limit)" in report.format()
+
     def _play(
         self,
         *,
@@ -333,6 +340,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         players_via: str = "db",
         think: tuple[float, float] = (0.05, 0.3),
         slice_seconds: float = 0,
+        resign_after: int = 0,
     ) -> loadtest.Report:
         out = self.progress = io.StringIO()
         config = loadtest.Config(
@@ -340,6 +348,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
             games=games,
             think=think,
             slice_seconds=slice_seconds,
+            resign_after=resign_after,
             seconds=seconds,
             ramp=2,
             seat_first=seat_first,

@@ -46,12 +46,17 @@ class Command(BaseCommand):
         total: int = options["inputs"]
         sockets = round(total * options["socket_share"])
         started = time.monotonic()
-        self.stdout.write(f"fuzz: {total - sockets} requests and {sockets} sockets, "
-                          f"seed {options['seed']}, in a throwaway database")
-        with _throwaway_database(), override_settings(
-            CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
-            COMPUTER_PAUSE=0,
-            ANALYSIS_SECONDS=0.01,
+        self.stdout.write(
+            f"fuzz: {total - sockets} requests and {sockets} sockets, "
+            f"seed {options['seed']}, in a throwaway database"
+        )
+        with (
+            _throwaway_database(),
+            override_settings(
+                CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
+                COMPUTER_PAUSE=0,
+                ANALYSIS_SECONDS=0.01,
+            ),
         ):
             tally = fuzz.run(
                 seed=options["seed"],
@@ -67,8 +72,9 @@ class Command(BaseCommand):
             for failure in tally.failures:
                 self.stderr.write(failure)
             raise CommandError(f"{len(tally.failures)} failures")
-        self.stdout.write(self.style.SUCCESS("no 500, no crashed consumer, no refused input "
-                                             "changed stored state"))
+        self.stdout.write(
+            self.style.SUCCESS("no 500, no crashed consumer, no refused input changed stored state")
+        )
 
     def _progress(self, requests: int, sockets: int) -> Any:
         every = 500

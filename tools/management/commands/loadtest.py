@@ -74,6 +74,14 @@ class Command(BaseCommand):
             help="cut the play into slices this long: each one's moves, relay p50/p95/p99, errors "
             "and the --pid processes' resident memory, as it ends and in the report",
         )
+        parser.add_argument(
+            "--resign-after",
+            type=int,
+            default=0,
+            metavar="PLIES",
+            help="resign each game that reaches this many plies, as people end games that random "
+            "turns would make thousands of plies long (default 0: play every game out)",
+        )
         parser.add_argument("--seed", type=int, help="seed the players' random choices")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
@@ -96,6 +104,7 @@ class Command(BaseCommand):
                 relay_timeout=options["relay_timeout"],
                 progress_every=options["progress"],
                 slice_seconds=options["slice"],
+                resign_after=options["resign_after"],
                 pids=pids,
                 seed=options["seed"],
                 out=self.stdout,
