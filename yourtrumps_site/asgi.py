@@ -3,11 +3,10 @@
 HTTP requests run their views a few at a time (:mod:`yourtrumps_site.serving.handler`).
 Websockets pass the origin check (``ALLOWED_HOSTS``) and get the session's user and their
 language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers in
-``game.routing`` (in threads of their own, :mod:`yourtrumps_site.serving.socket_threads`); a
-socket on any other path is refused cleanly (:class:`yourtrumps_site.sockets.UnknownPathConsumer`).
-On Redis, a socket that would hear nothing is closed for its page to reconnect
-(:mod:`yourtrumps_site.serving.layer_watch`); on PostgreSQL, a restart empties the pool of its
-dead connections (:mod:`yourtrumps_site.serving.pool_watch`).
+``game.routing``; a socket on any other path is refused cleanly
+(:class:`yourtrumps_site.sockets.UnknownPathConsumer`). On Redis, a socket that would hear nothing
+is closed for its page to reconnect (:mod:`yourtrumps_site.serving.layer_watch`); on PostgreSQL, a
+restart empties the pool of its dead connections (:mod:`yourtrumps_site.serving.pool_watch`).
 """
 
 import gc
@@ -20,6 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 # Set up Django before importing anything that may import models (consumers, routing).
 django_asgi_app = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.layers import InMemoryChannelLayer, get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -28,7 +28,6 @@ from django.urls import re_path  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from yourtrumps_site.serving.layer_watch import LayerWatch  # noqa: E402
 from yourtrumps_site.serving.pool_watch import watch_pool  # noqa: E402
-from yourtrumps_site.serving.socket_threads import AuthMiddlewareStack  # noqa: E402
 from yourtrumps_site.socket_language import SocketLanguageMiddleware  # noqa: E402
 from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
 

@@ -20,10 +20,6 @@ Environment variables:
   runs) sharing one Redis keep their counts apart; default none.
 - ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); 0 for no
   bound; default 4 on SQLite, no bound on PostgreSQL.
-- ``LIVE_THREADS``: threads for one process's websockets' database work; default 1 on SQLite,
-  4 on PostgreSQL.
-- ``PLAY_THREADS``: threads for one process's turns sent over sockets and their tables; default 1
-  on SQLite, 2 on PostgreSQL.
 - ``SERVER_TIMING``: a ``Server-Timing`` header on every answer (where its time went in the site's
   handler); default true when ``DEBUG`` is true.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
@@ -68,8 +64,8 @@ Under load (issue 18), the services are set up so that no user sees their limits
   server: PostgreSQL's default ``max_connections=100`` leaves 97 to ordinary users, and the default
   16 lets five processes (say four Daphne and one task worker) hold 80, with room for migrations
   and ``psql``. One process needs about as many as its threads that touch the database:
-  ``HTTP_THREADS`` requests, ``LIVE_THREADS`` and ``PLAY_THREADS`` for the sockets, Channels'
-  one database thread and the embedded task workers.
+  ``HTTP_THREADS`` requests, Channels' one database thread for the sockets and the embedded task
+  workers.
 - The Redis channel layer: see :func:`channel_layers_config`.
 """
 
@@ -441,18 +437,6 @@ HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
 # pair of functions that keep a thread's messages and send them, named for the serving package's
 # handler (it imports no app).
 SERVING_HELD_MESSAGES = ("game.live.held_messages", "game.live.send_held")
-# The turns sent over sockets and their tables have threads of their own, so that games in play
-# go on while a crowd opens its sockets. On SQLite one: a second only waits for the first's write
-# lock, and takes the GIL from the event loop meanwhile. On PostgreSQL two, so that one turn's
-# queries do not wait for another's round trips.
-PLAY_THREADS = env_int("PLAY_THREADS", 1 if _SQLITE else 2) or 1
-# The threads that run the database work of one process's websockets (their login, ban check,
-# table and chat on arrival; yourtrumps_site/serving/socket_threads.py). On SQLite one: its
-# queries take microseconds, but each gives up the GIL and waits to get it back behind every
-# other busy thread (1,000 sockets opened in 5.7 s with four, 5.5 s with two, 4.7 s with one).
-# On PostgreSQL four, so that a socket's round trips to the database do not hold up every other
-# socket.
-LIVE_THREADS = env_int("LIVE_THREADS", 1 if _SQLITE else 4) or 1
 # Each answer's ``Server-Timing`` header: where its time went in the site's handler
 # (yourtrumps_site/serving/handler.py), for a browser's developer tools and ``manage.py
 # loadtest``. Off in production by default: it tells any client how busy the server is.

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from yourtrumps_site.serving.socket_threads import SocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 
 #: The close code of a socket opened on a path the site does not serve (like HTTP's 404).
 UNKNOWN_PATH_CODE = 4404
 
 
-class UnknownPathConsumer(SocketConsumer):
+class UnknownPathConsumer(AsyncWebsocketConsumer):
     """Refuse a socket on an unknown path: closed at the handshake, with no error logged.
 
     Without it, Channels' router raises ``ValueError("No route found")``, which the server logs

@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from redis.exceptions import ConnectionError
 
 from tests.private_services import PrivateRedis, redis_missing
 from yourtrumps_site.serving.layer_watch import RESTART_CODE, Heartbeat, LayerWatch
-from yourtrumps_site.serving.socket_threads import SocketConsumer
 from yourtrumps_site.settings import channel_layers_config
 
 pytestmark = pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing()))
@@ -28,9 +28,8 @@ GROUP = "table"
 NOTICED = Heartbeat.every + Heartbeat.wait + 1
 
 
-class Spectator(SocketConsumer):
-    """A socket that hears its group, as a table's does (on the site's consumers' base, which
-    touches no database between messages)."""
+class Spectator(AsyncWebsocketConsumer):
+    """A socket that hears its group, as a table's does."""
 
     async def connect(self) -> None:
         await self.channel_layer.group_add(GROUP, self.channel_name)

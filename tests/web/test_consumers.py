@@ -1,13 +1,14 @@
 """Live updates: a move reaches the other player's socket and a spectator's; the lobby lives."""
 
-import channels.consumer
-import channels.generic.websocket
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 
 from game import services
 from game.routing import websocket_urlpatterns
@@ -68,26 +69,23 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
         await socket.disconnect()
 
 
-async def test_sockets_hear_of_a_turn_without_a_trip_to_the_shared_thread(monkeypatch):
-    # Channels would close stale connections in the process's one shared sync thread before
-    # each message and on closing, queueing every socket of every game there; the site's
-    # consumers skip it.
-    trips = []
+def _queries_logged_after_one() -> tuple[int, int]:
+    """This thread's identity and how many queries its connection has logged, after one more."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return threading.get_ident(), len(connection.queries_log)
 
-    async def trip():
-        trips.append(1)
 
-    monkeypatch.setattr(channels.consumer, "aclose_old_connections", trip)
-    monkeypatch.setattr(channels.generic.websocket, "aclose_old_connections", trip)  # on closing
-    game, alice, bob = await make_game()
-    sockets = [await connect(f"/ws/games/{game.pk}/", user) for user in (alice, bob)]
-    for socket in sockets:
-        assert 'data-ply="0"' in await socket.receive_from(timeout=5)
-    await play_first_turn(game, alice, bob)
-    for socket in sockets:
-        assert 'data-ply="1"' in await socket.receive_from(timeout=5)
-        await socket.disconnect()
-    assert trips == []
+async def test_each_piece_of_a_socket_s_database_work_logs_only_its_own_queries(settings):
+    # With DEBUG, Django logs a thread's queries and forgets them when a request starts: the
+    # consumers' one long-lived thread forgets them before each piece of work instead.
+    from game import consumers
+
+    work = consumers._in_db_thread(_queries_logged_after_one)
+    settings.DEBUG = True
+    seen = [await work() for _ in range(3)]
+    assert len({thread for thread, _ in seen}) == 1  # the one thread, used again
+    assert [logged for _, logged in seen] == [1, 1, 1]
 
 
 @pytest.mark.parametrize("game_id", ["999999", "0", str(2**63), "1" * 40])
@@ -202,8 +200,8 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
         await socket.disconnect()
 
 
-async def _trips_to_the_play_thread(monkeypatch):
-    """The versions the sockets' tables were read and rendered at in the play thread."""
+async def _trips_to_the_database_thread(monkeypatch):
+    """The versions the sockets' tables were read and rendered at in the database thread."""
     from game import consumers
 
     trips = []
@@ -230,10 +228,10 @@ async def players_sockets(game, alice, bob):
 async def test_a_game_kept_here_has_its_tables_rendered_with_no_trip_to_a_thread(monkeypatch, kept):
     # A turn played here through the table's POST leaves the game kept at its new version: its
     # sockets' tables need no read, so they are rendered where the sockets hear of it. A game
-    # this process does not keep is read, for both tables at once, in the play thread.
+    # this process does not keep is read, for both tables at once, in the database thread.
     from game.live import LIVE_GAMES
 
-    trips = await _trips_to_the_play_thread(monkeypatch)
+    trips = await _trips_to_the_database_thread(monkeypatch)
     game, alice, bob = await make_game()
     sockets = await players_sockets(game, alice, bob)
     if not kept:
@@ -266,9 +264,9 @@ def play_to_the_end(game, alice, bob):
 
 
 async def test_the_players_sockets_show_the_result_when_a_game_ends(monkeypatch):
-    # A game over is rendered in the play thread (its result looks up a rematch), in play on
+    # A game over is rendered in the database thread (its result looks up a rematch), in play on
     # the event loop: the last table each player gets says who won, with the rematch.
-    trips = await _trips_to_the_play_thread(monkeypatch)
+    trips = await _trips_to_the_database_thread(monkeypatch)
     game, alice, bob = await make_game()
     sockets = await players_sockets(game, alice, bob)
     final = await play_to_the_end(game, alice, bob)

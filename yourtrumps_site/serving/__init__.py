@@ -1,4 +1,4 @@
-"""What the site owns of its server: request and socket threads, the in-memory channel layer's
+"""What the site owns of its server: request threads, the in-memory channel layer's
 sweep, the watches that heal sockets and connections after a Redis or PostgreSQL restart, and
 the code of frameworks overridden where a measured figure asked for it (README.md).
 
@@ -11,7 +11,7 @@ installed release is another, so that an upgrade is read against them before it 
 WRITTEN_AGAINST = {
     "django": "5.2.19",  # handler.py
     "asgiref": "3.13.0",  # handler.py: ThreadSensitiveContext(executor=)
-    "channels": "4.3.2",  # socket_threads.py, channel_layer.py (the in-memory layer)
+    "channels": "4.3.2",  # channel_layer.py (the in-memory layer)
     # layer_watch.py: the pub/sub layer forgets its subscriptions when Redis restarts
     "channels-redis": "4.3.0",
     # pool_watch.py: the pool hands out dead connections after a restart, 1 s then 2 s apart
