@@ -12,7 +12,7 @@ from django_tasks import task
 from archive import analysis
 from archive.models import Analysis
 from game import background
-from game.tasks import DOORBELL, GRACE, pending, recovers
+from game.tasks import GRACE, pending, recovers
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,6 @@ def analysis_step(analysis_id: int) -> None:
 
 def ask_for_analysis(analysis_id: int) -> None:
     analysis_step.enqueue(analysis_id)
-    DOORBELL.ring()
 
 
 def resume_analyses() -> int:

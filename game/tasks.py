@@ -23,16 +23,12 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
-import psycopg
 from django.conf import settings
-from django.db import connection, connections
 from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
@@ -61,83 +57,6 @@ KEEP_FINISHED = timedelta(days=1)
 PRUNE_EVERY = 600.0
 
 
-class Doorbell:
-    """Rings when this process queues a task. Its own idle workers (the embedded ones) wake at
-    once, so that they need not look in the database every few milliseconds to start a reply
-    the moment it falls due; on PostgreSQL every process's workers do (:class:`Listener`)."""
-
-    def __init__(self) -> None:
-        self._rung = threading.Condition()
-        self.rings = 0
-
-    def ring(self) -> None:
-        with self._rung:
-            self.rings += 1
-            self._rung.notify_all()
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(f"NOTIFY {TASKS_CHANNEL}")
-
-    def wait(self, seen: int, timeout: float) -> None:
-        """Wait until it rings after the ``seen``-th ring (at once if it has), or ``timeout``."""
-        with self._rung:
-            self._rung.wait_for(lambda: self.rings != seen, timeout)
-
-
-#: The PostgreSQL channel on which a process that queues a task tells every worker.
-TASKS_CHANNEL = "game_tasks"
-
-
-class Listener:
-    """A worker's ear for the tasks any process queues, on PostgreSQL: a connection of its own
-    that ``LISTEN``s on :data:`TASKS_CHANNEL`. A worker of another process (``manage.py
-    db_worker``) then wakes within milliseconds of a task being queued, and only looks in the
-    database otherwise every ``TASK_POLL_MS``: two workers looking every 50 ms took a tenth of a
-    core from a busy server. A lost connection is opened again at the next wait; meanwhile the
-    wait is a plain sleep. Its loss is also the server's restart, whose dead connections the
-    pool would otherwise try one by one, waiting 1 s then 2 s between them: the pool is drained
-    (as the web processes' ``pool_watch`` does), and the next task connects afresh."""
-
-    def __init__(self, alias: str = "default") -> None:
-        self.alias = alias
-        self._connection: psycopg.Connection[Any] | None = None
-
-    def wait(self, timeout: float) -> None:
-        """Wait until a task is queued, or ``timeout``. A ring since the last wait ends this one
-        at once: the connection holds what arrived meanwhile."""
-        started = time.monotonic()
-        try:
-            if self._connection is None:
-                self._connection = self._listen()
-            for _ in self._connection.notifies(timeout=timeout, stop_after=1):
-                pass
-        except psycopg.Error:
-            log.warning("task listener: connection lost; listening again at the next wait")
-            if self._connection is not None:
-                self._drain_pool()
-            self.close()
-            time.sleep(max(0.0, timeout - (time.monotonic() - started)))
-
-    def close(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-
-    def _drain_pool(self) -> None:
-        pool = getattr(connections[self.alias], "pool", None)
-        if pool is not None:
-            pool.drain()
-
-    def _listen(self) -> psycopg.Connection[Any]:
-        params = connections[self.alias].get_connection_params()
-        listening = psycopg.connect(**params, autocommit=True)
-        listening.execute(f"LISTEN {TASKS_CHANNEL}")
-        return listening
-
-
-DOORBELL = Doorbell()
-
-
 @task(queue_name=COMPUTER_QUEUE, priority=10)  # before analyses, for a worker serving both
 def computer_reply(game_id: int, ply: int) -> None:
     """The computer plays turn ``ply`` of ``game_id``, if the game still waits for it."""
@@ -156,14 +75,12 @@ def flag_check(game_id: int) -> None:
 
 def ask_for_flag_check(game_id: int, due: datetime) -> None:
     flag_check.using(run_after=due).enqueue(game_id)
-    DOORBELL.ring()
 
 
 def ask_for_reply(game_id: int, ply: int) -> None:
     """Queue the computer's reply for turn ``ply``, due once the deliberate pause has passed."""
     due = timezone.now() + timedelta(seconds=settings.COMPUTER_PAUSE)
     computer_reply.using(run_after=due).enqueue(game_id, ply)
-    DOORBELL.ring()
 
 
 # --- Recovery after a crash ---------------------------------------------------------------------

@@ -108,14 +108,19 @@ def root():
 
 @pytest.fixture
 def run_tasks(monkeypatch):
-    """Runs the background tasks that are due, here and now, as a task worker would (in the
-    test's transaction, so without closing its connection between tasks)."""
+    """Runs the background tasks that are due, here and now, as ``manage.py db_worker --batch``
+    would: the recovery once, then django-tasks-db's worker until nothing is due (in the test's
+    transaction, so without closing its connection between tasks)."""
+    from django_tasks_db.management.commands import db_worker
+
     from game import workers
 
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
     monkeypatch.setattr(workers, "close_old_connections", lambda: None)
 
     def run() -> None:
-        workers.Worker(
+        workers.recover_now(workers.QUEUES)
+        db_worker.Worker(
             queue_names=list(workers.QUEUES),
             interval=0,
             batch=True,

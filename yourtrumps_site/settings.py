@@ -36,11 +36,11 @@ Environment variables:
   for per address (default ``5/h``), email verification links sent per player (``5/h``).
 - ``LIMIT_OPEN_SEEKS``: how many games one player may have waiting for an opponent; default 5.
 - ``TASK_WORKER``: who runs the background tasks (the computer's replies, analyses, flag
-  checks): ``embedded`` (default: each web server, ``runserver`` or ``daphne``, serves the
-  queues from threads of its own, searching in child processes that die with it) or
+  checks): ``embedded`` (default: ``manage.py runserver`` serves the queues from threads of
+  its own, searching in child processes that die with it; a bare ``daphne`` runs none) or
   ``external`` (only ``manage.py db_worker`` processes, any number, anywhere).
-- ``TASK_POLL_MS``: how often an idle task worker looks for new work; default 50 on SQLite, 1000
-  on PostgreSQL (where a worker is told of each task queued, by ``NOTIFY``).
+- ``TASK_POLL_MS``: how long an idle task worker sleeps before looking again for work, so the
+  most a task waits past its due time; default 500.
 - ``COMPUTER_PAUSE_MS``: the computer's pause before it starts thinking; default 600.
 - ``ANALYSIS_MS``: an analysis's thinking time per position; default 500.
 - ``SECURE_HSTS_SECONDS``: the HSTS max-age, sent on https answers; default 0 (off).
@@ -465,11 +465,9 @@ TASKS = {
 TASK_WORKER = env_str("TASK_WORKER", "embedded")
 if TASK_WORKER not in ("embedded", "external"):
     raise ImproperlyConfigured(f"TASK_WORKER must be embedded or external; got {TASK_WORKER!r}")
-# 50 ms on SQLite: a reply asked for with no pause still starts within 50 ms; with the pause, the
-# worker already knows the task and sleeps until it is due. An idle poll is two indexed reads.
-# On PostgreSQL a worker is woken by a NOTIFY when a task is queued (game.tasks.Listener), so it
-# looks only once a second: two workers looking every 50 ms took a tenth of a core.
-TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 50 if _SQLITE else 1000) / 1000
+# How long an idle task worker sleeps before looking again (django-tasks-db's interval): a task
+# starts within this of falling due. An idle look is one indexed read per queue.
+TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 500) / 1000
 
 # --- Logging in: django-axes locks out password guessing --------------------------------------
 # Axes' backend comes first and refuses a locked-out login before Django checks the password.

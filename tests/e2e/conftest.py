@@ -29,9 +29,11 @@ E2E_DIR = Path(__file__).resolve().parent
 
 # The live server (Daphne, for websockets) runs in a child process. Forked, it would inherit
 # Playwright's threads mid-flight and hang; spawned, it starts clean and reads its settings
-# afresh, so the computer's pause is set through the environment: short, for quick games.
+# afresh, so the computer's pause and the task workers' poll are set through the environment:
+# short, for quick games (a reply starts within a poll of falling due).
 multiprocessing.set_start_method("spawn", force=True)
 os.environ["COMPUTER_PAUSE_MS"] = "50"
+os.environ["TASK_POLL_MS"] = "50"
 ARTIFACTS = E2E_DIR.parent.parent / "test-artifacts"
 
 

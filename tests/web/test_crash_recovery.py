@@ -1,8 +1,10 @@
-"""A real Daphne, killed with SIGKILL while the computer thinks, then started again: the game goes
-on, no acknowledged turn is lost, and none of the killed server's processes lives on.
+"""A real server (``manage.py runserver``, Daphne's), killed with SIGKILL while the computer
+thinks, then started again: the game goes on, no acknowledged turn is lost, and none of the
+killed server's processes lives on.
 
-The servers run as they do for ``make run`` (``TASK_WORKER=embedded``: each starts its own task
-workers) on an SQLite file of this test's own; the test plays through HTTP and reads the file.
+The servers run as they do for ``make run`` (``TASK_WORKER=embedded``: ``runserver`` starts its
+own task workers; here without the autoreloader) on an SQLite file of this test's own; the test
+plays through HTTP and reads the file.
 """
 
 import http.cookiejar
@@ -46,7 +48,7 @@ def alive(pids: set[int]) -> set[int]:
 
 
 class Site:
-    """Daphne on a free port over the test's database, and a logged-in browser of sorts."""
+    """``runserver`` on a free port over the test's database, and a logged-in browser of sorts."""
 
     def __init__(self, tmp: Path) -> None:
         self.env = {
@@ -79,11 +81,11 @@ class Site:
         subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=self.env, check=True)
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"]
         self.logs.append(self.db.with_name(f"server-{len(self.logs) + 1}.log"))
         with self.logs[-1].open("wb") as log:
             self.server = subprocess.Popen(
-                [*command, "yourtrumps_site.asgi:application"],
+                command,
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -95,7 +97,7 @@ class Site:
                 self.get("/")
                 return
             except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "Daphne did not start"
+                assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
 
     def get(self, path: str) -> str:

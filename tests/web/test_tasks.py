@@ -4,18 +4,17 @@ worker once due, and asked for again after a crash."""
 import os
 import socket
 import subprocess
-import threading
-import time
 from datetime import timedelta
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
+from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
 from archive import analysis
 from archive import services as archive_services
-from archive import tasks as archive_tasks
 from archive.models import Analysis
 from game import services, tasks, workers
 from game.models import Game
@@ -143,28 +142,58 @@ def test_a_game_left_without_its_reply_gets_one(person_to_move, alice, run_tasks
     assert person_to_move.moves.count() == 2
 
 
-def test_a_worker_outlives_an_error_around_its_tasks_and_still_plays_the_reply(
+def test_a_recovery_that_fails_is_logged_and_the_worker_still_plays_the_reply(
     person_to_move, alice, run_tasks, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
-    """An embedded worker has nobody to restart it: an error in its own work (here its
-    recovery, which once failed while the apps were still loading) is logged and tried again."""
+    """The recovery runs beside the worker: what goes wrong in it is logged (and tried again a
+    round later), and the worker serves on."""
     with django_capture_on_commit_callbacks(execute=True):
         lead(person_to_move, alice)
     replies().update(run_after=timezone.now())
-    recover, failures = tasks.recover, []
+    failures = []
 
-    def recover_failing_once(queues):
-        if not failures:
-            failures.append(queues)
-            raise RuntimeError("the database went away")
-        recover(queues)
+    def recover_failing(queues):
+        failures.append(queues)
+        raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(tasks, "recover", recover_failing_once)
-    monkeypatch.setattr(workers, "RETRY_AFTER", 0)
-    monkeypatch.setattr(workers, "RECOVER_EVERY", 0)  # recover on every look: fail, then work
+    monkeypatch.setattr(tasks, "recover", recover_failing)
     run_tasks()
     assert failures and "the database went away" in caplog.text
     assert person_to_move.moves.count() == 2  # the computer's reply came all the same
+
+
+def test_an_embedded_worker_serves_again_after_an_error_around_its_tasks(
+    person_to_move, alice, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    """An embedded worker has nobody to restart it: an error that ends django-tasks-db's loop
+    (not a task's own, which is recorded on the task) is logged and the loop run again."""
+    with django_capture_on_commit_callbacks(execute=True):
+        lead(person_to_move, alice)
+    replies().update(run_after=timezone.now())
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
+    monkeypatch.setattr(workers, "RETRY_AFTER", 0)
+    worker = db_worker.Worker(
+        queue_names=["computer"],
+        interval=0,
+        batch=True,  # returns once nothing is due, as a loop that serves on would sleep
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test-worker",
+        excluded_queue_names=[],
+    )
+    runs = []
+
+    def run_failing_once():
+        runs.append(1)
+        if len(runs) == 1:
+            raise OperationalError("the database went away")
+        db_worker.Worker.run(worker)
+
+    monkeypatch.setattr(worker, "run", run_failing_once)
+    workers.serve_forever(worker)
+    assert len(runs) == 2 and "the database went away" in caplog.text
+    assert person_to_move.moves.count() == 2
 
 
 def test_an_analysis_stopped_midway_resumes_where_it_stopped(alice, bob, run_tasks):
@@ -181,143 +210,13 @@ def test_an_analysis_stopped_midway_resumes_where_it_stopped(alice, bob, run_tas
     assert found.positions[:3] == reviews and len(found.positions) == game.moves.count()
 
 
-def test_an_idle_worker_sleeps_until_the_earliest_task_is_due_or_a_poll():
-    tasks_ = DBTaskResult.objects.all()
-    assert workers._until_due(tasks_, 0.05) == 0.05  # nothing waiting
-    tasks.computer_reply.using(run_after=timezone.now() + timedelta(seconds=0.03)).enqueue(1, 0)
-    assert 0 < workers._until_due(tasks_, 0.05) <= 0.03
-    tasks.computer_reply.using(run_after=timezone.now() - timedelta(seconds=1)).enqueue(2, 0)
-    assert workers._until_due(tasks_, 0.05) == 0
+def test_a_worker_looks_for_work_every_task_poll_ms(settings):
+    from django.core.management import get_commands, load_command_class
 
-
-def test_the_doorbell_wakes_a_waiting_worker_at_once_and_a_late_waiter_does_not_wait():
-    bell = tasks.Doorbell()
-    seen = bell.rings
-    waited = []
-
-    def wait():
-        started = time.monotonic()
-        bell.wait(seen, timeout=30)
-        waited.append(time.monotonic() - started)
-
-    waiter = threading.Thread(target=wait)
-    waiter.start()
-    time.sleep(0.1)
-    bell.ring()
-    waiter.join(timeout=5)
-    assert waited and waited[0] < 5
-    started = time.monotonic()
-    bell.wait(seen, timeout=30)  # rung since ``seen``: no wait at all
-    assert time.monotonic() - started < 1
-
-
-def test_queueing_a_reply_or_an_analysis_rings_this_process_s_workers():
-    before = tasks.DOORBELL.rings
-    tasks.ask_for_reply(1, 0)
-    archive_tasks.ask_for_analysis(1)
-    assert tasks.DOORBELL.rings == before + 2
-
-
-needs_postgres = pytest.mark.skipif(
-    not os.environ.get("DATABASE_URL"),
-    reason="DATABASE_URL is not set: LISTEN/NOTIFY is PostgreSQL's",
-)
-
-
-@needs_postgres
-@pytest.mark.django_db(transaction=True)  # a NOTIFY is delivered at the commit
-def test_a_worker_of_another_process_hears_a_task_queued_at_once_and_otherwise_waits():
-    listener = tasks.Listener()
-    try:
-        started = time.monotonic()
-        listener.wait(0.3)  # listening from now on; nothing queued: the whole timeout
-        assert time.monotonic() - started >= 0.25
-        waited = []
-
-        def wait():
-            started = time.monotonic()
-            listener.wait(30)
-            waited.append(time.monotonic() - started)
-
-        waiter = threading.Thread(target=wait)
-        waiter.start()
-        time.sleep(0.2)
-        archive_tasks.ask_for_analysis(
-            1
-        )  # this thread's connection: another session than the listener's
-        waiter.join(timeout=10)
-        assert waited and waited[0] < 5
-        tasks.ask_for_reply(1, 0)  # queued while nobody waits: the next wait ends at once
-        started = time.monotonic()
-        listener.wait(30)
-        assert time.monotonic() - started < 5
-    finally:
-        listener.close()
-
-
-@needs_postgres
-@pytest.mark.django_db(transaction=True)
-def test_a_listener_whose_connection_is_lost_sleeps_then_listens_again():
-    from django.db import connection
-
-    listener = tasks.Listener()
-    try:
-        listener.wait(0)
-        backend = listener._connection.info.backend_pid
-        with connection.cursor() as cursor:  # what a restart of PostgreSQL does to it
-            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
-        started = time.monotonic()
-        listener.wait(0.3)  # no error: the timeout slept out
-        assert time.monotonic() - started >= 0.25
-        archive_tasks.ask_for_analysis(1)
-        listener.wait(0)  # opened again: listening
-        archive_tasks.ask_for_analysis(1)
-        started = time.monotonic()
-        listener.wait(30)
-        assert time.monotonic() - started < 5
-    finally:
-        listener.close()
-
-
-@needs_postgres
-@pytest.mark.django_db(transaction=True)
-def test_a_listener_whose_connection_is_lost_has_the_pool_connect_anew():
-    """Its loss is the server's restart, after which the pool's kept connections are as dead:
-    they are dropped and made anew, rather than tried one by one, 1 s then 2 s apart."""
-    from django.db import connection
-
-    listener = tasks.Listener()
-    try:
-        listener.wait(0)
-        with connection.cursor() as cursor:  # the pool is open, its connections made
-            cursor.execute(
-                "SELECT pg_terminate_backend(%s)", [listener._connection.info.backend_pid]
-            )
-        made = connection.pool.get_stats()["connections_num"]
-        listener.wait(0.3)  # long enough to hear the end
-        deadline = time.monotonic() + 5
-        while connection.pool.get_stats()["connections_num"] == made:
-            assert time.monotonic() < deadline, "the pool made no connection anew"
-            time.sleep(0.05)
-    finally:
-        listener.close()
-
-
-@pytest.mark.parametrize(
-    ("argv", "environ", "serves"),
-    [
-        (["/venv/bin/daphne", "yourtrumps_site.asgi:application"], {}, True),
-        (["/venv/lib/python3.11/site-packages/daphne/__main__.py", "x:app"], {}, True),
-        (["manage.py", "runserver"], {"RUN_MAIN": "true"}, True),
-        (["manage.py", "runserver"], {}, False),  # the autoreloader's parent
-        (["manage.py", "runserver", "--noreload"], {}, True),
-        (["manage.py", "db_worker"], {}, False),
-        (["manage.py", "migrate"], {"RUN_MAIN": "true"}, False),
-        (["/venv/bin/pytest", "tests"], {}, False),
-    ],
-)
-def test_only_web_servers_start_embedded_workers(argv, environ, serves):
-    assert workers.is_web_server(argv, environ) is serves
+    command = load_command_class(get_commands()["db_worker"], "db_worker")
+    options = command.create_parser("manage.py", "db_worker").parse_args([])
+    assert options.interval == settings.TASK_POLL_SECONDS
+    assert options.queue_name == "computer,analysis,clock"
 
 
 def test_finished_tasks_are_pruned_after_a_day():
@@ -330,19 +229,44 @@ def test_finished_tasks_are_pruned_after_a_day():
     assert set(DBTaskResult.objects.values_list("pk", flat=True)) == {new.pk, pending.pk}
 
 
-def test_runserver_s_serving_process_starts_its_workers_and_dies_with_its_parent(monkeypatch):
-    """What `make run` does on start (``GameConfig.ready``), with the effects recorded."""
-    from django.apps import apps
+@pytest.mark.parametrize(
+    ("task_worker", "use_reloader", "done"),
+    [
+        ("embedded", True, [("dies with", os.getppid()), "workers", "serving"]),
+        ("embedded", False, ["workers", "serving"]),  # --noreload: no parent to die with
+        ("external", True, ["serving"]),
+        ("external", False, ["serving"]),
+    ],
+)
+def test_runserver_starts_the_embedded_workers_when_told_to(
+    task_worker, use_reloader, done, monkeypatch, settings
+):
+    """What `make run` does as it starts serving, with the effects recorded."""
+    from daphne.management.commands.runserver import Command as DaphneRunserver
 
     from game import cpu
+    from yourtrumps_site.management.commands.runserver import Command
 
-    done = []
+    settings.TASK_WORKER = task_worker
+    seen = []
+    monkeypatch.setattr(cpu, "die_with_parent", lambda parent: seen.append(("dies with", parent)))
+    monkeypatch.setattr(workers, "start_embedded", lambda: seen.append("workers"))
+    monkeypatch.setattr(DaphneRunserver, "inner_run", lambda self, *a, **o: seen.append("serving"))
+    Command().inner_run(None, use_reloader=use_reloader)
+    assert seen == done
+
+
+def test_loading_the_apps_starts_no_workers(monkeypatch):
+    """Only runserver starts them: not the app's ready(), whatever the process (a bare Daphne,
+    a command, these tests)."""
+    from django.apps import apps
+
+    seen = []
     monkeypatch.setattr("sys.argv", ["manage.py", "runserver", "127.0.0.1:8000"])
     monkeypatch.setenv("RUN_MAIN", "true")
-    monkeypatch.setattr(cpu, "die_with_parent", lambda parent: done.append(("dies with", parent)))
-    monkeypatch.setattr(workers, "start_embedded", lambda: done.append("workers"))
+    monkeypatch.setattr(workers, "start_embedded", lambda: seen.append("workers"))
     apps.get_app_config("game").ready()
-    assert done == [("dies with", os.getppid()), "workers"]
+    assert seen == []
 
 
 # -- flags fall with nobody watching -----------------------------------------------------------

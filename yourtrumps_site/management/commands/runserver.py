@@ -5,15 +5,22 @@ accepted. When a crowd connects at once (the 1,000 sockets of 500 games), the ke
 the rest, and each dropped client tries again only after its SYN's retransmission timeout
 (1 s, then 3 s, 7 s, ...): the load test saw sockets take 15-18 s to open while the server
 sat half idle. This server listens with the backlog of ``manage.py serve``.
+
+With ``TASK_WORKER=embedded`` (``make run``) the serving process also serves the task queues,
+from threads of its own (:func:`game.workers.start_embedded`). Under the autoreloader that is
+the child that serves, which then dies with its parent, the process watching the files.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from daphne.management.commands.runserver import Command as DaphneRunserver
 from daphne.server import Server
+from django.conf import settings
 
+from game import cpu, workers
 from game.management.commands.serve import BACKLOG
 
 
@@ -33,3 +40,10 @@ class CrowdServer(Server):
 
 class Command(DaphneRunserver):
     server_cls = CrowdServer
+
+    def inner_run(self, *args: Any, **options: Any) -> None:
+        if settings.TASK_WORKER == "embedded":
+            if options["use_reloader"]:  # the autoreloader's child: not without its parent
+                cpu.die_with_parent(os.getppid())
+            workers.start_embedded()
+        super().inner_run(*args, **options)
