@@ -14,6 +14,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.ratings import Speed, shown, speed_of
@@ -221,7 +222,9 @@ class Move(models.Model):
     player = models.PositiveSmallIntegerField(_("seat"))
     notation = models.CharField(_("turn"), max_length=8)
     time_spent_ms = models.PositiveIntegerField(_("time spent (ms)"), default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Given by the turn (its one clock reading, the game's ``turn_started_at`` too); a default,
+    # not ``auto_now_add``, which would replace it on save.
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ("game", "ply")

@@ -15,14 +15,12 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from contextlib import nullcontext
 from datetime import datetime, timedelta
-from functools import cache, partial
-from typing import Any
+from functools import partial
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Field, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -87,120 +85,31 @@ def _save(
     state: engine.GameState | None = None,
     move: Move | None = None,
 ) -> Progress:
-    """Save the changed ``fields`` under a new version, and publish it once committed; when a
-    turn landed, ``state`` and ``move`` say so, and a computer to move next is asked to reply.
-    """
+    """Save the changed ``fields`` under a new version where the row is still at the version
+    read, with ``move`` (a turn's row in the log) when a turn landed, and publish it once
+    committed; a computer to move next is asked to reply. A save that finds the row moved on
+    writes nothing and raises :class:`_Stale`.
+
+    Written in the caller's transaction if it is in one, else in one of its own: a turn checked
+    on the kept game is checked before, with no transaction open, as on SQLite beginning one
+    takes the write lock that every other writer waits for."""
     game.version += 1
     if state is not None:
         set_state(game, state)
         fields = [*fields, "state"]
     columns = tuple(dict.fromkeys([*fields, "version"]))
-    statements = _statements(game, columns, move)  # worked out before the write lock is taken
-    with _save_transaction():
-        if not _write(statements):
-            raise _Stale(game.pk)
+    changes = {name: getattr(game, name) for name in columns}
+    with transaction.atomic(savepoint=False):  # a stale save leaves a caller's as it was
+        row = Game.objects.filter(pk=game.pk, version=game.version - 1)
+        saved = row.update(**changes) == 1
+        if saved and move is not None:  # a turn that lost the race stops before its ply's move
+            move.save(force_insert=True)
+    if not saved:
+        raise _Stale(game.pk)
     progress = Progress(game, state, events_of(game, state, move), move, columns)
     publish(progress)
     _ask_for_computer_reply(game, progress.events)
     return progress
-
-
-#: A statement and its values.
-Statement = tuple[str, list[object]]
-
-
-def _statements(game: Game, names: tuple[str, ...], move: Move | None) -> list[Statement]:
-    """The statements that write ``game``'s ``names`` fields where its row is still at the
-    version before, and ``move`` (a turn's row in the log) with them; the first writes the row
-    or nothing.
-
-    What ``Game.objects.filter(pk=…, version=…).update(…)`` and ``move.save()`` do, with their
-    SQL built once per set of fields: the ORM built and compiled this UPDATE and the move's
-    INSERT on every turn, more than half of the turn's write (0.55 to 0.63 ms a turn on SQLite,
-    transaction included, against 0.21 to 0.30 ms with the statements built once). Their values
-    (the state's JSON among them) are worked out here, before the transaction: on SQLite they
-    were 0.09 ms of the 0.25 ms a turn held the write lock. On PostgreSQL the two are one
-    statement, which needs no transaction around it (:func:`_save_transaction`)."""
-    update, fields = _update_sql(connection.vendor, names)
-    values = [*_values(game, fields), game.pk, game.version - 1]
-    if move is None:
-        return [(update, values)]
-    insert, move_fields = _insert_move_sql(connection.vendor)
-    move_values = _values(move, move_fields)
-    if connection.vendor == "postgresql":
-        return [(_saved_then_sql(update, insert), values + move_values)]
-    return [(update, values), (insert, move_values)]
-
-
-def _write(statements: list[Statement]) -> bool:
-    """Run :func:`_statements`' ``statements``: whether the first wrote the game's row (the
-    rest run only if it did)."""
-    (first, values), *rest = statements
-    if _run(first, values) != 1:
-        return False
-    for sql, more in rest:
-        _run(sql, more)
-    return True
-
-
-@cache
-def _saved_then_sql(update: str, insert: str) -> str:
-    """One statement that runs ``update`` and, only where it wrote the row, the move's
-    ``insert``: a data-modifying ``WITH`` (PostgreSQL), atomic on its own."""
-    columns, _, marks = insert.partition(" VALUES ")
-    return f"WITH saved AS ({update} RETURNING 1) {columns} SELECT {marks[1:-1]} FROM saved"
-
-
-def _save_transaction() -> Any:
-    """What a save's statements are written in: the caller's transaction if it is in one, else
-    a transaction of their own, begun for them alone; except on PostgreSQL, where the save is
-    one statement, atomic by itself (:func:`_statements`). A stale save writes nothing, so it
-    leaves a caller's transaction as it was.
-
-    A turn checked on the kept game is checked before, outside any transaction, and its
-    statements are made ready (:func:`_statements`): on SQLite beginning one takes the write
-    lock that every other writer waits for, and the turn's checks, its new state and its values
-    held it too, 0.35 ms a turn at the median in ``manage.py bench_move`` against 0.16 ms for
-    the statements alone. On PostgreSQL the turn costs two round trips to the database, the
-    pool's check and the statement, instead of five (with BEGIN, a second statement and
-    COMMIT): on ``make serve`` at 500 games, 3.1 ms of the two Daphne processes' CPU a turn
-    against 3.6, and 15% less of PostgreSQL's (git log of docs/load.md)."""
-    if connection.vendor == "postgresql" or connection.in_atomic_block:
-        return nullcontext()
-    return transaction.atomic()
-
-
-@cache
-def _update_sql(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple[Field[Any, Any], ...]]:
-    """The conditional UPDATE of :func:`_write`, and its fields in the order of its values."""
-    quote = connection.ops.quote_name
-    fields = tuple(Game._meta.get_field(name) for name in names)
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    where = f"{quote(Game._meta.pk.column)} = %s AND {quote('version')} = %s"
-    return f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {where}", fields
-
-
-def _values(instance: Game | Move, fields: tuple[Field[Any, Any], ...]) -> list[object]:
-    """``instance``'s ``fields`` as the database takes them (the ORM's own conversions)."""
-    return [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
-
-
-def _run(sql: str, values: list[object]) -> int:
-    """Run ``sql`` with ``values``; the number of rows it wrote."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        return cursor.rowcount
-
-
-@cache
-def _insert_move_sql(vendor: str) -> tuple[str, tuple[Field[Any, Any], ...]]:
-    """A turn's row in the log: ``move.save(force_insert=True)``, its ``pk`` left unset, as
-    nothing reads it."""
-    quote = connection.ops.quote_name
-    fields = tuple(field for field in Move._meta.concrete_fields if not field.primary_key)
-    columns = ", ".join(quote(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({marks})", fields
 
 
 def table_rules(deck: int, must_beat: bool, sixes_to_owner: bool) -> engine.Rules:
@@ -494,7 +403,6 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
     outcome = after.outcome
     if outcome is not None:
         _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)
-    # The game's row first: a turn that lost the race stops there, before its ply's move.
     return _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
 
 
@@ -538,7 +446,7 @@ def game_play_move(*, game_id: int, user: object, notation: str, expected_ply: i
     getattr(user, "pk", None)
     kept = LIVE_GAMES.latest(game_id)
     if kept is not None:
-        try:  # checked with no transaction open: only its save writes (_save_transaction)
+        try:  # checked with no transaction open: only its save writes (_save)
             result = _person_turn(kept, user, notation, expected_ply)
         except (_Stale, GameError):
             pass

@@ -171,9 +171,8 @@ def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
 ):
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
-    # The game's row (conditional on its version) and the move: no SELECT. On PostgreSQL one
-    # statement, atomic by itself; elsewhere two, in a transaction (here the test's own).
-    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2) as captured:
+    # The game's row (an UPDATE conditional on its version) and the move's INSERT: no SELECT.
+    with django_assert_num_queries(2) as captured:
         services.game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
@@ -184,41 +183,36 @@ def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 
-def _in_transaction_at_each_call(monkeypatch, name):
-    """Whether a transaction was open at each call of ``services.<name>``, from now on."""
-    seen = []
-    original = getattr(services, name)
-
-    def noted(*args):
-        seen.append(connection.in_atomic_block)
-        return original(*args)
-
-    monkeypatch.setattr(services, name, noted)
-    return seen
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
     alice, bob, django_capture_on_commit_callbacks, monkeypatch
 ):
     """On SQLite beginning the write takes the lock every other writer waits for: the turn's
-    checks, its new state and its statements' values are worked out before, and only the
-    statements hold it."""
+    checks and its new state are worked out before, and only its two statements hold it."""
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
-    checked, valued, wrote = (
-        _in_transaction_at_each_call(monkeypatch, name)
-        for name in ("stored_state", "_values", "_run")
-    )
-    services.game_play_move(
-        game_id=game.pk,
-        user=(alice, bob)[history.position.to_move],
-        notation=str(history.legal_moves()[0]),
-        expected_ply=history.ply,
-    )
+    checked, wrote = [], []
+    check = services.stored_state
+
+    def noted_check(game):
+        checked.append(connection.in_atomic_block)
+        return check(game)
+
+    def noted_write(execute, sql, params, many, context):
+        if not sql.startswith("BEGIN"):  # SQLite's, taking the write lock
+            wrote.append((sql.split()[0], connection.in_atomic_block))
+        return execute(sql, params, many, context)
+
+    monkeypatch.setattr(services, "stored_state", noted_check)
+    with connection.execute_wrapper(noted_write):
+        services.game_play_move(
+            game_id=game.pk,
+            user=(alice, bob)[history.position.to_move],
+            notation=str(history.legal_moves()[0]),
+            expected_ply=history.ply,
+        )
     assert checked == [False]
-    assert valued == [False, False]  # the game's row and the move's
-    assert wrote == ([False] if connection.vendor == "postgresql" else [True, True])
+    assert wrote == [("UPDATE", True), ("INSERT", True)]  # the game's row, then the move's
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 
