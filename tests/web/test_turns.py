@@ -8,7 +8,7 @@ from game.models import Game
 from game.selectors import stored_state
 from game.table_markup import render_table
 from game.tables import table_for
-from game.turns import Turn, moved_cards, spoken, turns_of
+from game.turns import Turn, moved_cards, spoken, turn_at
 
 
 def cards(text: str) -> list[engine.Card]:
@@ -16,7 +16,8 @@ def cards(text: str) -> list[engine.Card]:
 
 
 def test_each_turn_has_its_mover_from_the_first_player_on():
-    turns = turns_of(["7H", "take", "9C"], first=1, names=("anna", "bob"))
+    moves = ["7H", "take", "9C"]
+    turns = [turn_at(moves, ply, first=1, names=("anna", "bob")) for ply in range(3)]
     assert [(t.number, t.name, t.notation) for t in turns] == [
         (1, "bob", "7H"),
         (2, "anna", "take"),
