@@ -59,8 +59,8 @@ from game.live import (
 from game.models import Game
 from game.selectors import chat_room, game_with_players, lobby_seeks, notations_of, version_of
 from game.services import GameError
-from game.table_markup import render_table
-from game.tables import Table, TableCache, table_for, tables_for
+from game.table_markup import render_table, render_table_parts
+from game.tables import Parts, Table, TableCache, table_for, tables_for
 from game.templatetags.lobby import seeks_html
 
 logger = logging.getLogger(__name__)
@@ -124,9 +124,11 @@ def _viewer(seat: int | None, user: object) -> Hashable:
     return (seat if seat is not None else ("watching", authenticated), translation.get_language())
 
 
-def _render(table: Table, viewer: Hashable, user: object) -> str:
+def _render(table: Table, viewer: Hashable, user: object) -> Parts:
+    """The table in parts (:data:`game.tables.Parts`), its first one marked to swap in."""
     with translation.override(viewer[1]):
-        return oob(render_table(table, user=user), "table")
+        head, log, tail = render_table_parts(table, user=user)
+    return oob(head, "table"), log, tail
 
 
 def _read(game_id: int) -> Snapshot | None:
@@ -169,13 +171,13 @@ def _arrive(game_id: int, user: object) -> _Arrival:
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
     table = tables_for(game, [seat], current.notations)[0]
-    html = _render(table, viewer, user) + log_html(chat_room(game), user)
+    html = "".join(_render(table, viewer, user)) + log_html(chat_room(game), user)
     return _Arrival(None, viewer, game.version, html)
 
 
 def _tables_at(
     game_id: int, version: int, viewers: Mapping[Hashable, object]
-) -> tuple[int, dict[Hashable, str]]:
+) -> tuple[int, dict[Hashable, Parts]]:
     """The table as each of ``viewers`` sees it at ``version`` or newer, ready to swap in; with
     their version. A viewer is a seat (or a spectator's key) and a language (:func:`_viewer`),
     given with the user of one of its sockets. A game this process saved at that version (a turn
@@ -188,7 +190,7 @@ def _tables_at(
 
 def _tables_of(
     current: Snapshot, viewers: Mapping[Hashable, object]
-) -> tuple[int, dict[Hashable, str]]:
+) -> tuple[int, dict[Hashable, Parts]]:
     """:func:`_tables_at` from the game ``current``, with no read."""
     seats = [seat if isinstance(seat, int) else None for seat, _language in viewers]
     game = current.game
@@ -203,7 +205,7 @@ _read_and_render = _in_db_thread(_tables_at)
 
 async def _render_all(
     game_id: int, version: int, viewers: Mapping[Hashable, object]
-) -> tuple[int, dict[Hashable, str]]:
+) -> tuple[int, dict[Hashable, Parts]]:
     """:func:`_tables_at` for :class:`TableCache`: on the event loop when this process keeps the
     game in play at ``version`` (a turn POSTed here, or heard), else in the database thread, which
     reads it (a seek's table and a result's are templates, and a result looks up its rematch).
@@ -254,7 +256,7 @@ class _Played:
     it, saying why."""
 
     version: int = -1
-    tables: Mapping[Hashable, str] = field(default_factory=dict)
+    tables: Mapping[Hashable, Parts] = field(default_factory=dict)
     refused: str | None = None
 
 

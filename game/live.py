@@ -29,7 +29,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Field
 
-from game.engine import GameState
+from game.engine import GameState, IllegalMoveError
 from game.models import Game, Move
 from game.selectors import set_state, stored_state
 
@@ -174,7 +174,8 @@ class LiveGames:
         keeps the version before, it keeps the new one as well, worked out with no read. The
         row's changed columns come with the message; a new state is the kept one with the turn
         played, as the service played it. Anything else (turns missed, a deal) is left for a
-        reader."""
+        reader, and so is a kept game the turn does not fit (its state and turns disagree, or
+        the turn is not legal on it): that one is dropped, logged, never trusted."""
         version = message["version"]
         with self._lock:
             before = self._games.get(game_id)
@@ -192,11 +193,32 @@ class LiveGames:
                 self._drop_before(game_id, version)
                 return
             turn = (moved[0]["ply"], moved[0]["notation"])
-            set_state(game, stored_state(before.game).play(turn[1]))
+            try:
+                state = stored_state(before.game)
+                if state.ply != len(before.notations):
+                    raise IllegalMoveError(f"the state is at ply {state.ply}")
+                set_state(game, state.play(turn[1]))
+            except IllegalMoveError as error:
+                log.warning(
+                    "game %s at version %s does not take turn %s %r heard for version %s (%s): "
+                    "dropped, to be read again",
+                    game_id,
+                    before.game.version,
+                    turn[0],
+                    turn[1],
+                    version,
+                    error,
+                )
+                self._drop_before(game_id, version)
+                return
         self._advance(game, turn)
 
     def read(self, game: Game, notations: tuple[str, ...]) -> None:
-        """A reader read ``game`` and its turns' ``notations`` (its players loaded)."""
+        """A reader read ``game`` and its turns' ``notations`` (its players loaded). Its two
+        reads may straddle a turn's commit (the turns then count one more than the state): such
+        a read is not kept."""
+        if game.state is not None and stored_state(game).ply != len(notations):
+            return
         with self._lock:
             self._keep(Snapshot(copy.copy(game), notations))
 

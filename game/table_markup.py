@@ -11,6 +11,9 @@ Messages are looked up outside the f-strings, where ``makemessages`` finds them.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -22,7 +25,8 @@ from django.utils.translation import gettext, ngettext
 
 from game.forms import JoinForm
 from game.models import Game
-from game.templatetags.cards import move_list, pile, seat_html, second_cards, turn_form
+from game.templatetags.cards import move_line, pile, seat_html, second_cards, turn_form
+from game.turns import turn_at
 
 if TYPE_CHECKING:
     from game.tables import Table
@@ -38,6 +42,19 @@ def render_table(
     error: str | None = None,
 ) -> SafeString:
     """The table partial as ``table``'s viewer sees it, with ``error`` (a refused input) on top."""
+    return mark_safe("".join(render_table_parts(table, request=request, user=user, error=error)))
+
+
+def render_table_parts(
+    table: Table,
+    *,
+    request: HttpRequest | None = None,
+    user: object = None,
+    error: str | None = None,
+) -> tuple[str, str, str]:
+    """:func:`render_table` in three parts: the markup before the move log's items, the items
+    (one string shared by every viewer of the game at that ply: :data:`MOVE_LOGS`), the markup
+    after them. A table kept per viewer in parts holds its long part once per game."""
     game = table.game
     # A socket's table has no token: its page's script sends one with every form (table.js).
     csrf = csrf_input(request) if request is not None else ""
@@ -64,9 +81,11 @@ def render_table(
         context = _context(table, user)
         parts.append(render_to_string("game/_unplayed.html", context, request=request))
     else:
-        parts += [_board(table, csrf), _sidebar(table, csrf, request, user)]
+        before, log, after = _sidebar(table, csrf, request, user)
+        parts += [_board(table, csrf), before]
+        return "".join(parts), log, after + "</div>"
     parts.append("</div>")
-    return mark_safe("".join(parts))
+    return "".join(parts), "", ""
 
 
 def _context(table: Table, user: object, **more: object) -> dict[str, object]:
@@ -120,27 +139,90 @@ def _controls(table: Table, csrf: str) -> str:
     return "".join(parts)
 
 
-def _sidebar(table: Table, csrf: str, request: HttpRequest | None, user: object) -> str:
-    """The result once the game is over, the move log, and the players' actions."""
+def _sidebar(
+    table: Table, csrf: str, request: HttpRequest | None, user: object
+) -> tuple[str, str, str]:
+    """The result once the game is over, the move log, and the players' actions: the markup
+    before the log's items, the items, the markup after them."""
     game = table.game
     parts = ['<aside class="sidebar">']
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         parts.append(render_to_string("game/_result.html", _context(table, user), request=request))
     moves = escape(gettext("Moves"))
     parts.append(f'<section class="move-log"><h2>{moves}</h2>')
+    log = ""
     if table.moves:
-        parts.append(
-            f'<ol class="move-log__list" tabindex="0" aria-label="{moves}">'
-            f"{move_list(table.turns)}</ol>"
-        )
+        parts.append(f'<ol class="move-log__list" tabindex="0" aria-label="{moves}">')
+        log = MOVE_LOGS.items(game, table.moves)
+        after = ["</ol></section>"]
     else:
         none = gettext("No turns yet.")
         parts.append(f'<p class="empty">{escape(none)}</p>')
-    parts.append("</section>")
+        after = ["</section>"]
     if table.viewer is not None and game.status == ACTIVE:
-        parts.append(_actions(table, csrf))
-    parts.append("</aside>")
-    return "".join(parts)
+        after.append(_actions(table, csrf))
+    after.append("</aside>")
+    return "".join(parts), log, "".join(after)
+
+
+@dataclass(frozen=True)
+class _Log:
+    """A game's move log as last rendered: for its ``moves`` (the same tuple as the kept game's
+    notations, mostly) by ``movers`` (the first seat and the two names), the ``items``, whose
+    last one, ``last`` characters long, is marked current."""
+
+    movers: tuple[int, str, str]
+    moves: tuple[str, ...]
+    items: str
+    last: int
+
+
+class MoveLogs:
+    """The rendered move log of each game in play, so that a turn renders one item, not the
+    whole log again, and the game's viewers share one string. Per ply it holds that item (about
+    150 bytes); games that end are not kept, and of those in play the most recently rendered
+    ``size`` (as :class:`game.live.LiveGames`)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._logs: OrderedDict[int, _Log] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def items(self, game: Game, moves: tuple[str, ...]) -> str:
+        """The log's items for ``game`` after ``moves`` (at least one), the last one current."""
+        first = game.first_player or 0
+        movers = (first, game.seat_name(0), game.seat_name(1))
+        with self._lock:
+            kept = self._logs.get(game.pk)
+        n = len(moves)
+        if kept is not None and kept.movers == movers and kept.moves == moves:
+            return kept.items
+        if kept is not None and kept.movers == movers and kept.moves == moves[: len(kept.moves)]:
+            start = len(kept.moves) - 1  # the kept current item is rendered again, unmarked
+            done = kept.items[: len(kept.items) - kept.last]
+        else:
+            start, done = 0, ""
+        names = movers[1:]
+        lines = [move_line(turn_at(moves, ply, first, names), False) for ply in range(start, n - 1)]
+        current = move_line(turn_at(moves, n - 1, first, names), True)
+        log = _Log(movers, moves, "".join([done, *lines, current]), len(current))
+        with self._lock:
+            if game.status != ACTIVE:  # over: its tables are rendered once
+                self._logs.pop(game.pk, None)
+            elif game.pk not in self._logs or len(self._logs[game.pk].moves) <= n:
+                self._logs[game.pk] = log
+                self._logs.move_to_end(game.pk)
+                while len(self._logs) > self.size:
+                    self._logs.popitem(last=False)
+        return log.items
+
+    def clear(self) -> None:
+        with self._lock:
+            self._logs.clear()
+
+
+#: This process's rendered move logs of games in play.
+MOVE_LOGS = MoveLogs()
 
 
 def _note(text: str) -> str:

@@ -24,7 +24,7 @@ from accounts.selectors import game_rating_changes
 from game import engine
 from game.models import Game
 from game.selectors import ABANDON_AFTER, abandoned, stored_state
-from game.turns import Turn, moved_cards, spoken, turns_of
+from game.turns import Turn, moved_cards, spoken, turn_at
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,6 @@ class Table:
     top: Seat | None = None
 
     @cached_property
-    def turns(self) -> tuple[Turn, ...]:
-        """The move log, each turn with its mover (read several times a render: kept)."""
-        names = (self.game.seat_name(0), self.game.seat_name(1))
-        return turns_of(self.moves, self.game.first_player or 0, names)
-
-    @cached_property
     def rating_changes(self) -> tuple[RatingChanged, ...]:
         """A rated game over: each seat's new rating and its change, seat 0's first; none for a
         casual game, or once annulled (the changes are taken back). Read when the result is."""
@@ -93,9 +87,13 @@ class Table:
             shown_changes.append(RatingChanged(name, after, signed(change.change), direction))
         return tuple(shown_changes)
 
-    @property
+    @cached_property
     def last_turn(self) -> Turn | None:
-        return self.turns[-1] if self.moves else None
+        """The last turn with its mover (read several times a render: kept)."""
+        if not self.moves:
+            return None
+        names = (self.game.seat_name(0), self.game.seat_name(1))
+        return turn_at(self.moves, len(self.moves) - 1, self.game.first_player or 0, names)
 
     @property
     def moved(self) -> frozenset[engine.Card]:
@@ -269,17 +267,22 @@ def tables_for(
 # --- One rendering per version and viewer -------------------------------------------------------
 
 
+#: A table as rendered for a viewer, in parts sent joined: the move log's items are one of them,
+#: the same string for each viewer of the game (``game.table_markup.render_table_parts``).
+Parts = tuple[str, ...]
+
+
 @dataclass
 class _Rendered:
     version: int
-    html: str
+    parts: Parts
 
 
 #: Renders one game's tables at a version or newer for the viewers given (each with the user of
 #: one of its sockets: a table depends on the viewer alone); answers the version rendered and
 #: each viewer's table.
 RenderAll = Callable[
-    [int, int, Mapping[Hashable, object]], Awaitable[tuple[int, dict[Hashable, str]]]
+    [int, int, Mapping[Hashable, object]], Awaitable[tuple[int, dict[Hashable, Parts]]]
 ]
 
 
@@ -291,7 +294,8 @@ class TableCache:
     read of the game or none (``render_all``: in a thread when it reads the
     database); the others at the same time await that one rendering. (A socket
     that connects renders its own table, with the game it reads anyway:
-    ``game.consumers``.)
+    ``game.consumers``.) Each table is kept in :data:`Parts`, joined as it is
+    sent, so that a game's viewers hold its move log once.
     """
 
     def __init__(self, render_all: RenderAll) -> None:
@@ -305,7 +309,7 @@ class TableCache:
         while True:
             latest = tables.get(viewer)
             if latest is not None and latest.version >= version:
-                return latest.version, latest.html
+                return latest.version, "".join(latest.parts)
             pending = self._pending.get(game_id)
             if pending is None:
                 break
@@ -322,10 +326,10 @@ class TableCache:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending[game_id] = future
         try:
-            rendered_version, htmls = await self.render_all(game_id, version, viewers)
-            self.put(game_id, rendered_version, htmls)
+            rendered_version, tables_of = await self.render_all(game_id, version, viewers)
+            self.put(game_id, rendered_version, tables_of)
             future.set_result(None)
-            return rendered_version, htmls[viewer]
+            return rendered_version, "".join(tables_of[viewer])
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: awaiting sockets re-raise it themselves
@@ -333,15 +337,15 @@ class TableCache:
         finally:
             del self._pending[game_id]
 
-    def put(self, game_id: int, version: int, htmls: Mapping[Hashable, str]) -> None:
+    def put(self, game_id: int, version: int, rendered: Mapping[Hashable, Parts]) -> None:
         """Keep tables rendered elsewhere at ``version`` (a turn's, by the thread that played it),
         for the viewers still watching, unless a newer one is kept."""
         watching = self._viewers.get(game_id, {})
         tables = self._latest.setdefault(game_id, {}) if watching else {}
-        for key, html in htmls.items():
+        for key, parts in rendered.items():
             latest = tables.get(key)
             if key in watching and (latest is None or latest.version <= version):
-                tables[key] = _Rendered(version, html)
+                tables[key] = _Rendered(version, parts)
 
     def clear(self) -> None:
         """Forget every game's tables and viewers (between tests, whose games may share ids)."""

@@ -26,12 +26,11 @@ class Turn:
     notation: str
 
 
-def turns_of(moves: Sequence[str], first: int, names: Sequence[str]) -> tuple[Turn, ...]:
-    """The move log's turns with their movers; ``first`` is the seat that played turn 1."""
-    return tuple(
-        Turn(ply + 1, (first + ply) % 2, names[(first + ply) % 2], notation)
-        for ply, notation in enumerate(moves)
-    )
+def turn_at(moves: Sequence[str], ply: int, first: int, names: Sequence[str]) -> Turn:
+    """The move log's turn ``ply`` (0 for the first) with its mover; ``first`` is the seat that
+    played turn 1."""
+    seat = (first + ply) % 2
+    return Turn(ply + 1, seat, names[seat], moves[ply])
 
 
 def _short(card: engine.Card) -> str:

@@ -320,19 +320,15 @@ def pile(cards: Sequence[Any], highlight: Any = ()) -> SafeString:
     )
 
 
-def move_list(turns: Sequence[Any]) -> SafeString:
-    """The turns played (:class:`game.turns.Turn`), one list item each, numbered and with their
-    mover (the table's move log), the last one marked current: the standard library's
-    escaping, since a long game's log is hundreds of items on every table."""
-    current = len(turns) - 1
-    return mark_safe(
-        "".join(
-            f'<li class="move-log__turn"{_CURRENT if i == current else ""}>'
-            f'<span class="move-log__n">{t.number}.</span> '
-            f'<bdi class="move-log__who">{html.escape(t.name)}</bdi> '
-            f'<span class="notation">{html.escape(t.notation)}</span></li>'
-            for i, t in enumerate(turns)
-        )
+def move_line(turn: Any, current: bool) -> str:
+    """One turn of the table's move log (:class:`game.turns.Turn`), numbered and with its mover,
+    marked when it is the current (last) one: the standard library's escaping, since a long
+    game's log is hundreds of items."""
+    return (
+        f'<li class="move-log__turn"{_CURRENT if current else ""}>'
+        f'<span class="move-log__n">{turn.number}.</span> '
+        f'<bdi class="move-log__who">{html.escape(turn.name)}</bdi> '
+        f'<span class="notation">{html.escape(turn.notation)}</span></li>'
     )
 
 

@@ -168,7 +168,7 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
     from game import consumers
 
     rendered, reads = [], []
-    real, real_tables_for = consumers.render_table, consumers.tables_for
+    real, real_tables_for = consumers.render_table_parts, consumers.tables_for
 
     def counting(table, **context):
         rendered.append(table.viewer)
@@ -178,7 +178,7 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
         reads.append(sorted(viewers, key=str))
         return real_tables_for(game, viewers, notations)
 
-    monkeypatch.setattr(consumers, "render_table", counting)
+    monkeypatch.setattr(consumers, "render_table_parts", counting)
     monkeypatch.setattr(consumers, "tables_for", reading)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
@@ -395,7 +395,7 @@ async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_the
 
     async def render_all(game_id, version, viewers):
         calls.append(sorted(viewers, key=str))
-        return 3, {viewer: f"table {game_id} for {viewer}" for viewer in viewers}
+        return 3, {viewer: ("table ", f"{game_id} for {viewer}") for viewer in viewers}
 
     cache = TableCache(render_all)
     cache.watch(7, 0, "alice")

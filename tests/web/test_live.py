@@ -426,3 +426,47 @@ def test_a_change_this_process_saved_is_heard_as_already_kept(
     kept = LIVE_GAMES.at(game.pk, message["version"])
     LIVE_GAMES.heard(game.pk, message)
     assert LIVE_GAMES.at(game.pk, message["version"]) is kept
+
+
+def test_a_read_that_straddles_a_turn_is_not_kept(
+    alice, bob, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A reader reads the row, then its turns: a turn committed between the two gives one turn
+    more than the state has played. Kept, it would be the game a later turn is heard on."""
+    from game import consumers
+
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    real_notations_of = consumers.notations_of
+
+    def after_a_turn(game_id):
+        _play(_read(game_id), (alice, bob), 1, django_capture_on_commit_callbacks)
+        return real_notations_of(game_id)
+
+    monkeypatch.setattr(consumers, "notations_of", after_a_turn)
+    LIVE_GAMES.clear()  # the turn's own commit kept nothing: nothing was kept before it
+    read = consumers._read(game.pk)
+    assert len(read.notations) == stored_state(read.game).ply + 1
+    assert LIVE_GAMES.at(game.pk, 0) is None
+
+
+def test_a_turn_heard_on_a_kept_game_it_does_not_fit_drops_the_game_and_says_so(
+    alice, bob, django_capture_on_commit_callbacks, caplog
+):
+    """Messages out of order left a process keeping a game whose state is a turn behind its
+    turns: the next turn heard was played on that state and raised IllegalMoveError, closing
+    the game's sockets with 1011. Now the kept game is dropped (a reader reads it), with a
+    warning."""
+    from game.live import Snapshot
+
+    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
+    behind = _read(game.pk)  # its state at this version's ply
+    game = _play(_read(game.pk), (alice, bob), 1, django_capture_on_commit_callbacks)
+    notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
+    behind.version = game.version  # the version and turns of the row after the turn
+    other = LiveGames()
+    other._games[game.pk] = Snapshot(behind, notations)
+    message = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
+    with caplog.at_level("WARNING", logger="game.live"):
+        other.heard(game.pk, message)
+    assert other.at(game.pk, 0) is None
+    assert "dropped, to be read again" in caplog.text
