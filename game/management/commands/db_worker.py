@@ -5,7 +5,7 @@ It replaces the library's command of the same name (the ``game`` app comes first
 site's queues, ``TASK_POLL_MS`` between looks, and a worker id that says where it
 runs (``host:pid:start``, see :func:`game.tasks.worker_id`). Beside the worker a
 thread runs the recovery (:func:`game.workers.start_recovery`); with ``--batch``
-it runs once, before the worker. ``--parent`` ties the worker's life to a process.
+it runs once, before the worker.
 
 Run one per queue for the fastest replies (``--queue-name=computer`` and
 ``--queue-name=analysis``), as many as you like, on any machine that reaches the
@@ -22,7 +22,7 @@ from django.conf import settings
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands import db_worker
 
-from game import cpu, tasks, workers
+from game import tasks, workers
 
 
 class Command(db_worker.Command):
@@ -35,11 +35,8 @@ class Command(db_worker.Command):
             interval=settings.TASK_POLL_SECONDS,
             worker_id=tasks.worker_id(),
         )
-        parser.add_argument("--parent", type=int, help="Stop when the process with this id stops.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["parent"]:
-            cpu.die_with_parent(options["parent"])
         named = options["queue_name"].split(",")
         queues = workers.QUEUES if "*" in named else named
         if options["batch"]:
