@@ -23,6 +23,7 @@ from django.utils.translation import gettext, ngettext
 from game.forms import JoinForm
 from game.models import Game
 from game.templatetags.cards import move_list, pile, seat_html, second_cards, turn_form
+from game.templatetags.fair_deal import commitment_html
 
 if TYPE_CHECKING:
     from game.tables import Table
@@ -137,6 +138,8 @@ def _sidebar(table: Table, csrf: str, request: HttpRequest | None, user: object)
         none = gettext("No turns yet.")
         parts.append(f'<p class="empty">{escape(none)}</p>')
     parts.append("</section>")
+    if game.status == ACTIVE:
+        parts.append(commitment_html(game))
     if table.viewer is not None and game.status == ACTIVE:
         parts.append(_actions(table, csrf))
     parts.append("</aside>")

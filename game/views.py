@@ -121,7 +121,10 @@ def seek_join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise GameError(_("Choose your trump suit."))
-        game = services.game_join(game_id=pk, user=request.user, trump=form.cleaned_data["trump"])
+        data = form.cleaned_data
+        game = services.game_join(
+            game_id=pk, user=request.user, trump=data["trump"], part=data["part"]
+        )
     except GameError as error:
         return _answer(request, pk, str(error))
     return _go(request, game.get_absolute_url())
@@ -170,6 +173,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             user=request.user,
             trump=form.cleaned_data["trump"],
             invite_token=token,
+            part=form.cleaned_data["part"],
         )
     except GameError as error:
         messages.error(request, str(error))
