@@ -139,8 +139,8 @@ class DealPartsForm(forms.Form):
     """Three parts of a deal pasted in (the deal page): dealt with the game's trumps and rules."""
 
     secret = _deal_part(_("The server's secret"))
-    part0 = _deal_part(_("Seat 0's part"))
-    part1 = _deal_part(_("Seat 1's part"))
+    part0 = _deal_part(_("Part of seat 0"))
+    part1 = _deal_part(_("Part of seat 1"))
 
     def parts(self) -> tuple[str, str, str]:
         data = self.cleaned_data

@@ -231,9 +231,17 @@ def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
     return minutes * 60, increment
 
 
-def _committed() -> dict[str, str]:
-    """A new game's secret, the server's part of its deal, and the commitment shown for it."""
-    secret = secrets.token_hex(32)
+def deal_secret() -> str:
+    """A secret for a game about to be created, the server's part of its deal: drawn before the
+    creator's browser sends its part, when the lobby shows its commitment."""
+    return secrets.token_hex(32)
+
+
+def _committed(secret: str = "") -> dict[str, str]:
+    """A new game's secret (``secret`` if it is one, from :func:`deal_secret`, else one drawn
+    now) and the commitment shown for it."""
+    if not fairness.is_part(secret):
+        secret = deal_secret()
     return {"secret": secret, "commitment": fairness.commitment(secret)}
 
 
@@ -295,14 +303,15 @@ def _new_game(
     sixes_to_owner: bool,
     time_control: tuple[int, int] | None,
     part: str,
+    secret: str,
 ) -> Game:
     """An unsaved game with its creator in seat 0, the table's settings checked, the server's
-    part of the deal drawn and seat 0's (``part``, from its browser) taken."""
+    ``secret`` (drawn now if none) and seat 0's ``part`` (from its browser) of the deal."""
     table_rules(deck, must_beat, sixes_to_owner)
     initial, increment = _clock(time_control)
     part0, from_browser = _deal_part(part)
     return Game(
-        **_committed(),
+        **_committed(secret),
         part0=part0,
         part0_from_browser=from_browser,
         seat0=user,
@@ -327,10 +336,12 @@ def game_create_seek(
     private: bool = False,
     rated: bool = False,
     part: str = "",
+    secret: str = "",
 ) -> Game:
     """An open seek (or a private game waiting for its invitee) in seat 0, ``rated`` or casual,
-    with ``part`` as seat 0's part of the deal (none: the server draws it); a player may have
-    ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
+    with ``part`` as seat 0's part of the deal (none: the server draws it) and ``secret`` as the
+    server's (from :func:`deal_secret`; none: drawn now); a player may have ``LIMIT_OPEN_SEEKS``
+    waiting at once (:class:`TooManySeeks`)."""
     limit = settings.LIMIT_OPEN_SEEKS
     if Game.objects.filter(seat0=user, status=Game.Status.SEEKING).count() >= limit:
         raise TooManySeeks(
@@ -343,7 +354,7 @@ def game_create_seek(
             )
             % {"count": limit}
         )
-    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part)
+    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part, secret)
     game.private = private
     game.rated = rated
     if rated:
@@ -434,12 +445,14 @@ def game_create_vs_computer(
     sixes_to_owner: bool = False,
     time_control: tuple[int, int] | None = None,
     part: str = "",
+    secret: str = "",
 ) -> Game:
-    """A game against the computer, dealt at once from the player's ``part`` (none: the server
-    draws it) and the computer's, which the server draws; the computer takes another trump."""
+    """A game against the computer, dealt at once from the server's ``secret`` (as for
+    :func:`game_create_seek`), the player's ``part`` (none: the server draws it) and the
+    computer's, which the server draws; the computer takes another trump."""
     if level not in ai.LEVELS:
         raise GameError(_("Choose a level: %(levels)s.") % {"levels": ", ".join(ai.LEVELS)})
-    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part)
+    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part, secret)
     game.ai_level = level
     game.part1, game.part1_from_browser = _deal_part("")
     others = [s.letter for s in engine.Suit if s.letter != game.trump0]

@@ -139,7 +139,7 @@ def _sidebar(table: Table, csrf: str, request: HttpRequest | None, user: object)
         parts.append(f'<p class="empty">{escape(none)}</p>')
     parts.append("</section>")
     if game.status == ACTIVE:
-        parts.append(commitment_html(game))
+        parts.append(commitment_html(game.commitment))
     if table.viewer is not None and game.status == ACTIVE:
         parts.append(_actions(table, csrf))
     parts.append("</aside>")

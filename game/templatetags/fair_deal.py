@@ -27,10 +27,10 @@ def commitment_short(game: Game) -> str:
     )
 
 
-def commitment_html(game: Game) -> str:
-    """The commitment in short, opening to the whole hex and what it is for; empty for a game
+def commitment_html(commitment: str) -> str:
+    """A commitment in short, opening to the whole hex and what it is for; empty for a game
     created before deals could be checked."""
-    if not game.commitment:
+    if not commitment:
         return ""
     label = escape(gettext("Deal commitment"))
     about = escape(
@@ -42,13 +42,13 @@ def commitment_html(game: Game) -> str:
     )
     return (
         f'<details class="commitment"><summary>{label}: <code dir="ltr">'
-        f"{game.commitment[:SHORT]}…</code></summary>"
-        f'<code class="commitment__full" dir="ltr">{game.commitment}</code>'
+        f"{commitment[:SHORT]}…</code></summary>"
+        f'<code class="commitment__full" dir="ltr">{commitment}</code>'
         f'<p class="muted">{about}</p></details>'
     )
 
 
 @register.simple_tag
-def deal_commitment(game: Game) -> SafeString:
-    """``{% deal_commitment game %}``: :func:`commitment_html`."""
-    return mark_safe(commitment_html(game))
+def deal_commitment(commitment: str) -> SafeString:
+    """``{% deal_commitment game.commitment %}``: :func:`commitment_html`."""
+    return mark_safe(commitment_html(commitment))

@@ -3,6 +3,7 @@ committed to as the game is created, and each seat's part; a browser without Jav
 part the server draws; the deal page checks it all once the game is over, and not before."""
 
 import hashlib
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -183,3 +184,35 @@ def test_the_lobby_and_the_seek_show_the_commitment(client, alice, bob):
     assert seek.commitment[:12] in lobby and f"Deal commitment: {seek.commitment}" in lobby
     assert seek.commitment in client.get(reverse("game:table", args=[seek.pk])).content.decode()
     assert 'name="part" data-deal-part' in lobby  # the forms' part, filled by deal-part.js
+
+
+def lobby_commitment(client) -> str:
+    html = client.get(reverse("game:lobby")).content.decode()
+    commitments = set(re.findall(r'<code class="commitment__full" dir="ltr">([0-9a-f]{64})<', html))
+    assert len(commitments) == 1  # one, shown with both forms
+    return commitments.pop()
+
+
+@pytest.mark.parametrize(
+    ("url", "options"),
+    [("game:seek_create", {}), ("game:computer_create", {"level": "easy"})],
+)
+def test_the_lobby_commits_to_the_next_games_secret_before_the_browser_sends_its_part(
+    client, alice, url, options
+):
+    client.force_login(alice)
+    shown = lobby_commitment(client)
+    assert lobby_commitment(client) == shown  # the same until a game takes it
+    data = {"trump": "S", "deck": "36", "clock": "", "part": PART0, **options}
+    assert client.post(reverse(url), data).status_code == 302
+    game = Game.objects.latest("pk")
+    assert game.commitment == shown and game.part0 == PART0
+    assert lobby_commitment(client) != shown  # the next game's
+
+
+def test_a_game_created_without_a_lobby_visit_draws_its_secret_then(client, alice):
+    client.force_login(alice)
+    data = {"trump": "S", "deck": "36", "clock": "", "part": PART0}
+    client.post(reverse("game:seek_create"), data)
+    game = Game.objects.latest("pk")
+    assert game.commitment == fairness.commitment(game.secret) and fairness.is_part(game.secret)
