@@ -1,7 +1,7 @@
 """A game's deal checked in the open: the server's secret against the commitment shown before
 play, and the deal dealt again from the three parts (``game.engine.fairness``).
 
-Only for a game that is over: before, the secret and the seed would give away every hidden card.
+Only for a game that is over (``Game.deal_revealed`` says why).
 """
 
 from __future__ import annotations

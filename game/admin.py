@@ -33,7 +33,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("deal seed"))
     def deal_seed(self, game: Game) -> str:
-        """The seed once the game is over: before, it would give away every hidden card."""
+        """The seed once the game is over (:attr:`Game.deal_revealed` says why not before)."""
         return str(game.seed) if game.deal_revealed else _("shown once the game is over")
 
 

@@ -84,8 +84,8 @@ class Game(models.Model):
     must_beat = models.BooleanField(_("must beat"), default=False)
     sixes_to_owner = models.BooleanField(_("sixes to owner"), default=False)
     #: The deal's seed. A fair deal's is made from the three parts below as play begins
-    #: (``game.engine.fairness``); it gives away every hidden card, so like ``secret`` it is
-    #: shown nowhere before the game is over (:attr:`deal_revealed`).
+    #: (``game.engine.fairness``); like ``secret`` it is shown nowhere before the game is over
+    #: (:attr:`deal_revealed`).
     seed = models.BigIntegerField(_("deal seed"), default=new_seed)
     #: The server's part of the deal (hex), drawn as the game is created; empty for a game made
     #: before deals could be checked, dealt from its ``seed`` alone.
@@ -188,7 +188,9 @@ class Game(models.Model):
     @property
     def deal_revealed(self) -> bool:
         """Whether the deal may be shown (its seed, the server's secret): a game over once dealt.
-        Before, the seed would give away every hidden card."""
+        Known while a seek waits, the secret would let the joiner pick a part, and so a deal, to
+        suit them (and an older seek's seed is its deal); after the deal both hands are open
+        anyway (RULES.md), but the game's end is the simple line to hold."""
         over = self.status in (Game.Status.FINISHED, Game.Status.ABORTED)
         return over and self.started_at is not None
 

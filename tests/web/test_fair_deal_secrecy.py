@@ -1,7 +1,7 @@
 """The server's secret and the seed it makes are sent nowhere before the game ends: not in a
-page, an answer to a POST, a socket message, the admin, a record or a replay. Either would give
-away every hidden card. A game is played over the sockets and by POSTs, and everything sent is
-searched for them; after the end the deal page shows both (the search can find them)."""
+page, an answer to a POST, a socket message, the admin, a record or a replay
+(``Game.deal_revealed`` says why). A game is played over the sockets and by POSTs, and everything
+sent is searched for them; after the end the deal page shows both (the search can find them)."""
 
 import io
 import zipfile
