@@ -17,13 +17,14 @@ SHORT = 12
 
 
 def commitment_short(game: Game) -> str:
-    """The lobby's form: the first digits, the whole as a tooltip; empty for an older game."""
+    """The lobby's form: the first digits, the whole as a tooltip; empty for an older game.
+    The hex is code: no language's text, read left to right."""
     if not game.commitment:
         return ""
-    label = gettext("Deal commitment")
+    label = escape(gettext("Deal commitment"))
     return (
-        f'<span class="commitment-short" title="{escape(label)}: {game.commitment}" dir="ltr">'
-        f"{game.commitment[:SHORT]}…</span>"
+        f'<span class="commitment-short">{label}: <code title="{game.commitment}" dir="ltr">'
+        f"{game.commitment[:SHORT]}…</code></span>"
     )
 
 

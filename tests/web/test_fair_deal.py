@@ -181,7 +181,7 @@ def test_the_lobby_and_the_seek_show_the_commitment(client, alice, bob):
     seek = services.game_create_seek(user=alice, trump="S")
     client.force_login(bob)
     lobby = client.get(reverse("game:lobby")).content.decode()
-    assert seek.commitment[:12] in lobby and f"Deal commitment: {seek.commitment}" in lobby
+    assert seek.commitment[:12] in lobby and f'<code title="{seek.commitment}" dir="ltr">' in lobby
     assert seek.commitment in client.get(reverse("game:table", args=[seek.pk])).content.decode()
     assert 'name="part" data-deal-part' in lobby  # the forms' part, filled by deal-part.js
 
