@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from archive import records
 from game.ai import LEVELS
+from game.engine import fairness
 from game.forms import DECKS
 from game.levels import level_name
 from game.models import Game
@@ -122,3 +123,25 @@ class RecordForm(forms.Form):
                 message = error.problem
             raise forms.ValidationError(message) from None
         return data
+
+
+def _deal_part(label: str) -> forms.RegexField:
+    return forms.RegexField(
+        label=label,
+        regex=fairness.PART,
+        max_length=64,
+        error_messages={"invalid": _("Write 32 to 64 lowercase hexadecimal digits.")},
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocomplete": "off"}),
+    )
+
+
+class DealPartsForm(forms.Form):
+    """Three parts of a deal pasted in (the deal page): dealt with the game's trumps and rules."""
+
+    secret = _deal_part(_("The server's secret"))
+    part0 = _deal_part(_("Part of seat 0"))
+    part1 = _deal_part(_("Part of seat 1"))
+
+    def parts(self) -> tuple[str, str, str]:
+        data = self.cleaned_data
+        return data["secret"], data["part0"], data["part1"]

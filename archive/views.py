@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,8 +20,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.limits import Limit, limited
 from archive import services
+from archive.deals import deal_check
 from archive.downloads import records_zip
-from archive.forms import ArchiveForm, RecordForm
+from archive.forms import ArchiveForm, DealPartsForm, RecordForm
 from archive.models import ImportedGame
 from archive.replays import Replay, replay_of_game, replay_of_import
 from archive.selectors import archive as archived_games
@@ -74,6 +75,22 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, _("This game is still in play: its replay opens when it is over."))
         return redirect("game:table", pk)
     return _show(request, replay_of_game(_finished(pk)))
+
+
+def deal(request: HttpRequest, pk: int) -> HttpResponse:
+    """A game's deal checked by anyone, logged in or not: once the game is over, its server
+    secret against the commitment and the deal made again from the three parts, or from three
+    pasted into the page's form; before, only the commitment. A seek never dealt has none."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    if game.started_at is None:
+        raise Http404
+    context: dict[str, object] = {"game": game}
+    if game.deal_revealed:
+        own = {"secret": game.secret, "part0": game.part0, "part1": game.part1}
+        form = DealPartsForm(request.GET or None, initial=own)
+        asked = form.parts() if form.is_valid() else None
+        context |= {"form": form, "check": deal_check(game, asked)}
+    return render(request, "archive/deal.html", context)
 
 
 def imported(request: HttpRequest, pk: int) -> HttpResponse:

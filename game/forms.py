@@ -18,6 +18,15 @@ DECKS = [
 CLOCKS = [("", _("Untimed")), *((f"{m}+{i}", f"{m}+{i}") for m, i in TIME_CONTROLS)]
 
 
+def deal_part() -> forms.CharField:
+    """A player's part of the deal: random hex that ``static/js/deal-part.js`` writes as the form
+    is sent. Empty without JavaScript, and anything not spelled as a part counts as none: the
+    server then draws the part itself (``game.services``)."""
+    return forms.CharField(
+        required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-deal-part": ""})
+    )
+
+
 class GameOptionsForm(forms.Form):
     """What every new game asks: a trump of one's own and the rules it is played by."""
 
@@ -34,6 +43,7 @@ class GameOptionsForm(forms.Form):
     clock = forms.ChoiceField(
         label=_("Time control (minutes + seconds a turn)"), choices=CLOCKS, required=False
     )
+    part = deal_part()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -53,6 +63,7 @@ class GameOptionsForm(forms.Form):
             "must_beat": data["must_beat"],
             "sixes_to_owner": data["sixes_to_owner"],
             "time_control": self.time_control(),
+            "part": data["part"],
         }
 
     def time_control(self) -> tuple[int, int] | None:
@@ -85,3 +96,4 @@ class ComputerForm(GameOptionsForm):
 
 class JoinForm(forms.Form):
     trump = forms.ChoiceField(label=_("Your trump suit"), choices=TRUMPS)
+    part = deal_part()

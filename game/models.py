@@ -84,7 +84,21 @@ class Game(models.Model):
     )
     must_beat = models.BooleanField(_("must beat"), default=False)
     sixes_to_owner = models.BooleanField(_("sixes to owner"), default=False)
+    #: The deal's seed. A fair deal's is made from the three parts below as play begins
+    #: (``game.engine.fairness``); like ``secret`` it is shown nowhere before the game is over
+    #: (:attr:`deal_revealed`).
     seed = models.BigIntegerField(_("deal seed"), default=new_seed)
+    #: The server's part of the deal (hex), drawn as the game is created; empty for a game made
+    #: before deals could be checked, dealt from its ``seed`` alone.
+    secret = models.CharField(max_length=64, blank=True, editable=False)
+    #: SHA-256 of ``secret``, shown from the start: the server cannot change its part afterwards.
+    commitment = models.CharField(max_length=64, blank=True, editable=False)
+    #: Each seat's part of the deal (hex), and whether its browser sent it (else the server drew
+    #: it: a browser without JavaScript, or the computer's seat).
+    part0 = models.CharField(max_length=64, blank=True, editable=False)
+    part1 = models.CharField(max_length=64, blank=True, editable=False)
+    part0_from_browser = models.BooleanField(default=False, editable=False)
+    part1_from_browser = models.BooleanField(default=False, editable=False)
     first_player = models.PositiveSmallIntegerField(_("seat to start"), null=True, blank=True)
 
     clock_initial = models.PositiveIntegerField(
@@ -171,6 +185,15 @@ class Game(models.Model):
     @property
     def against_computer(self) -> bool:
         return bool(self.ai_level)
+
+    @property
+    def deal_revealed(self) -> bool:
+        """Whether the deal may be shown (its seed, the server's secret): a game over once dealt.
+        Known while a seek waits, the secret would let the joiner pick a part, and so a deal, to
+        suit them (and an older seek's seed is its deal); after the deal both hands are open
+        anyway (RULES.md), but the game's end is the simple line to hold."""
+        over = self.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+        return over and self.started_at is not None
 
     @property
     def speed(self) -> Speed:

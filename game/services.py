@@ -31,6 +31,7 @@ from accounts.selectors import ratings_now
 from chat import services as chat_services
 from chat.models import ChatMessage
 from game import ai, background, engine
+from game.engine import fairness
 from game.live import (
     LIVE_GAMES,
     ComputerToMove,
@@ -139,8 +140,39 @@ def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
     return minutes * 60, increment
 
 
+def deal_secret() -> str:
+    """A secret for a game about to be created, the server's part of its deal: drawn before the
+    creator's browser sends its part, when the lobby shows its commitment."""
+    return secrets.token_hex(32)
+
+
+def _committed(secret: str = "") -> dict[str, str]:
+    """A new game's secret (``secret`` if it is one, from :func:`deal_secret`, else one drawn
+    now) and the commitment shown for it."""
+    if not fairness.is_part(secret):
+        secret = deal_secret()
+    return {"secret": secret, "commitment": fairness.commitment(secret)}
+
+
+def _deal_part(part: str) -> tuple[str, bool]:
+    """A seat's part of the deal and whether its browser sent it: the server draws one for a
+    browser without JavaScript (or sending something not spelled as a part), and the computer."""
+    if fairness.is_part(part):
+        return part, True
+    return secrets.token_hex(32), False
+
+
+def _seed_of(game: Game) -> int:
+    """The seed of the game's deal: made from its three parts, once both seats have one; a game
+    created before deals could be checked has no secret and keeps its stored seed."""
+    if not game.secret:
+        return game.seed
+    return fairness.seed_of(game.secret, game.part0, game.part1)
+
+
 def _start(game: Game, now: datetime) -> engine.GameState:
-    """Deal from the stored seed and set the clocks running; returns the game's first state."""
+    """Deal from the game's seed and set the clocks running; returns the game's first state."""
+    game.seed = _seed_of(game)
     dealt = engine.deal(game.seed, game.trumps, game.rules, first=game.first_player)
     game.first_player = dealt.to_move
     state = engine.GameState.start(dealt)
@@ -179,11 +211,18 @@ def _new_game(
     must_beat: bool,
     sixes_to_owner: bool,
     time_control: tuple[int, int] | None,
+    part: str,
+    secret: str,
 ) -> Game:
-    """An unsaved game with its creator in seat 0, the table's settings checked."""
+    """An unsaved game with its creator in seat 0, the table's settings checked, the server's
+    ``secret`` (drawn now if none) and seat 0's ``part`` (from its browser) of the deal."""
     table_rules(deck, must_beat, sixes_to_owner)
     initial, increment = _clock(time_control)
+    part0, from_browser = _deal_part(part)
     return Game(
+        **_committed(secret),
+        part0=part0,
+        part0_from_browser=from_browser,
         seat0=user,
         trump0=_suit(trump),
         deck=deck,
@@ -205,9 +244,13 @@ def game_create_seek(
     time_control: tuple[int, int] | None = None,
     private: bool = False,
     rated: bool = False,
+    part: str = "",
+    secret: str = "",
 ) -> Game:
-    """An open seek (or a private game waiting for its invitee) in seat 0, ``rated`` or casual;
-    a player may have ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
+    """An open seek (or a private game waiting for its invitee) in seat 0, ``rated`` or casual,
+    with ``part`` as seat 0's part of the deal (none: the server draws it) and ``secret`` as the
+    server's (from :func:`deal_secret`; none: drawn now); a player may have ``LIMIT_OPEN_SEEKS``
+    waiting at once (:class:`TooManySeeks`)."""
     limit = settings.LIMIT_OPEN_SEEKS
     if Game.objects.filter(seat0=user, status=Game.Status.SEEKING).count() >= limit:
         raise TooManySeeks(
@@ -220,7 +263,7 @@ def game_create_seek(
             )
             % {"count": limit}
         )
-    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
+    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part, secret)
     game.private = private
     game.rated = rated
     if rated:
@@ -240,8 +283,11 @@ def _invited(game: Game, invite_token: str | None) -> bool:
 
 
 @transaction.atomic
-def game_join(*, game_id: int, user: object, trump: str, invite_token: str | None = None) -> Game:
-    """Take seat 1 of a seek with a trump of one's own; the deal is made and play begins.
+def game_join(
+    *, game_id: int, user: object, trump: str, invite_token: str | None = None, part: str = ""
+) -> Game:
+    """Take seat 1 of a seek with a trump of one's own and ``part`` as one's part of the deal
+    (none: the server draws it); the deal is made and play begins.
 
     A private game takes only its invitee: ``invite_token`` must be the game's own (from the
     link its creator shared). Ids are sequential, so the id alone must never be enough.
@@ -257,6 +303,7 @@ def game_join(*, game_id: int, user: object, trump: str, invite_token: str | Non
     if game.trump1 == game.trump0:
         raise GameError(_("Your trump suit must differ from your opponent's."))
     game.seat1 = user  # type: ignore[assignment]
+    game.part1, game.part1_from_browser = _deal_part(part)
     _start(game, timezone.now())
     publish_lobby()
     publish_joined(game)
@@ -265,6 +312,9 @@ def game_join(*, game_id: int, user: object, trump: str, invite_token: str | Non
         [
             "seat1",
             "trump1",
+            "seed",
+            "part1",
+            "part1_from_browser",
             "first_player",
             "state",
             "status",
@@ -303,14 +353,19 @@ def game_create_vs_computer(
     must_beat: bool = False,
     sixes_to_owner: bool = False,
     time_control: tuple[int, int] | None = None,
+    part: str = "",
+    secret: str = "",
 ) -> Game:
-    """A game against the computer, dealt at once; the computer takes another trump."""
+    """A game against the computer, dealt at once from the server's ``secret`` (as for
+    :func:`game_create_seek`), the player's ``part`` (none: the server draws it) and the
+    computer's, which the server draws; the computer takes another trump."""
     if level not in ai.LEVELS:
         raise GameError(_("Choose a level: %(levels)s.") % {"levels": ", ".join(ai.LEVELS)})
-    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control)
+    game = _new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part, secret)
     game.ai_level = level
+    game.part1, game.part1_from_browser = _deal_part("")
     others = [s.letter for s in engine.Suit if s.letter != game.trump0]
-    game.trump1 = random.Random(game.seed).choice(others)
+    game.trump1 = random.Random(_seed_of(game)).choice(others)
     state = _start(game, timezone.now())
     game.save()
     _ask_for_computer_reply(game, events_of(game, state, None))  # the computer may start
@@ -602,6 +657,10 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
         return None
     starter = (1 - game.winner) if game.winner is not None else 1 - start_position(game).to_move
     rematch = Game(
+        # Its deal's parts are all the server's: a rematch starts from one click.
+        **_committed(),
+        part0=_deal_part("")[0],
+        part1=_deal_part("")[0],
         seat0=game.seat0,
         seat1=game.seat1,
         ai_level=game.ai_level,

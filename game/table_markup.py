@@ -26,6 +26,7 @@ from django.utils.translation import gettext, ngettext
 from game.forms import JoinForm
 from game.models import Game
 from game.templatetags.cards import move_line, pile, seat_html, second_cards, turn_form
+from game.templatetags.fair_deal import commitment_html
 from game.turns import turn_at
 
 if TYPE_CHECKING:
@@ -159,6 +160,8 @@ def _sidebar(
         none = gettext("No turns yet.")
         parts.append(f'<p class="empty">{escape(none)}</p>')
         after = ["</section>"]
+    if game.status == ACTIVE:
+        after.append(commitment_html(game.commitment))
     if table.viewer is not None and game.status == ACTIVE:
         after.append(_actions(table, csrf))
     after.append("</aside>")

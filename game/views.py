@@ -22,6 +22,7 @@ from accounts.limits import Limit, limited, too_many
 from chat import services as chat_services
 from chat.selectors import chat_for
 from game import services
+from game.engine import fairness
 from game.forms import ComputerForm, GameOptionsForm, JoinForm, SeekForm
 from game.models import Game
 from game.selectors import chat_room, games_being_played, games_in_play, lobby_seeks
@@ -40,6 +41,18 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("img/favicon.svg"), permanent=True)
 
 
+#: The session's key for the secret of the visitor's next game: its commitment is shown with the
+#: lobby's forms, before the browser sends its part of the deal with one of them.
+NEXT_SECRET = "next_deal_secret"
+
+
+def _next_commitment(request: HttpRequest) -> str:
+    """The commitment to the secret of the visitor's next game, drawn on their first visit."""
+    if NEXT_SECRET not in request.session:
+        request.session[NEXT_SECRET] = services.deal_secret()
+    return fairness.commitment(request.session[NEXT_SECRET])
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     seeks, more = lobby_seeks()
     return render(
@@ -49,6 +62,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "seeks": seeks,
             "more_seeks": more,
             "mine": games_in_play(request.user) if request.user.is_authenticated else (),
+            "commitment": _next_commitment(request) if request.user.is_authenticated else "",
             # Two forms on one page: ids of their own, or a label ticks the other form's box.
             "seek_form": SeekForm(auto_id="seek_%s"),
             "computer_form": ComputerForm(auto_id="computer_%s"),
@@ -75,6 +89,7 @@ def _create_game(
         return too_many(request, str(error))
     except GameError as error:
         return _refuse(request, [str(error)])
+    request.session.pop(NEXT_SECRET, None)  # used: the next game has a secret of its own
     return _go(request, game.get_absolute_url())
 
 
@@ -93,7 +108,11 @@ def seek_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
         private, rated = form.cleaned_data["private"], form.cleaned_data["rated"]
         return services.game_create_seek(
-            user=request.user, private=private, rated=rated, **form.table_settings()
+            user=request.user,
+            private=private,
+            rated=rated,
+            secret=request.session.get(NEXT_SECRET, ""),
+            **form.table_settings(),
         )
 
     return _create_game(request, SeekForm(request.POST), create)
@@ -105,7 +124,10 @@ def computer_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
         level = form.cleaned_data["level"]
         game = services.game_create_vs_computer(
-            user=request.user, level=level, **form.table_settings()
+            user=request.user,
+            level=level,
+            secret=request.session.get(NEXT_SECRET, ""),
+            **form.table_settings(),
         )
         return game
 
@@ -121,7 +143,10 @@ def seek_join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise GameError(_("Choose your trump suit."))
-        game = services.game_join(game_id=pk, user=request.user, trump=form.cleaned_data["trump"])
+        data = form.cleaned_data
+        game = services.game_join(
+            game_id=pk, user=request.user, trump=data["trump"], part=data["part"]
+        )
     except GameError as error:
         return _answer(request, pk, str(error))
     return _go(request, game.get_absolute_url())
@@ -170,6 +195,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             user=request.user,
             trump=form.cleaned_data["trump"],
             invite_token=token,
+            part=form.cleaned_data["part"],
         )
     except GameError as error:
         messages.error(request, str(error))

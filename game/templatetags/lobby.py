@@ -12,6 +12,7 @@ from django.utils.translation import gettext, ngettext
 
 from game.models import Game
 from game.tables import game_urls
+from game.templatetags.fair_deal import commitment_short
 
 register = template.Library()
 
@@ -62,5 +63,6 @@ def _seek(seek: Game, own: bool) -> str:
         f'<li class="seek"><span class="seek__who"><bdi>{escape(str(seek.seat0))}</bdi>'
         f"{rated}</span> "
         f'<span class="seek__what">{escape(" · ".join(what))}</span> '
+        f"{commitment_short(seek)} "
         f'<a class="button" href="{url}">{escape(label)}</a></li>'
     )

@@ -29,7 +29,7 @@ from tests.e2e.helpers import (
     users,
     wait_for_socket,
 )
-from tests.games import DEAL
+from tests.games import LEGACY_DEAL
 
 FOCUS_AT_A_CARD = re.compile(r"card--play|button--take")
 
@@ -73,7 +73,6 @@ def against_the_computer_with_beats(name: str, turns: int) -> Game:
 
 
 class TableTests(helpers.BrowserTestCase):
-
     def player(self, name: str, game: Game | None = None) -> Page:
         page = self.new_page()
         log_in(page, self.live_server_url, name)
@@ -169,7 +168,7 @@ class TableTests(helpers.BrowserTestCase):
 
         def dealt() -> Game:
             seek = services.game_create_seek(user=anna, trump="S")
-            Game.objects.filter(pk=seek.pk).update(seed=DEAL)  # boris leads, anna may beat
+            Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)  # boris leads, anna may beat
             return services.game_join(game_id=seek.pk, user=boris, trump="H")
 
         game = in_a_thread(dealt)

@@ -1,6 +1,7 @@
 """Game services: every way a game starts and ends, and the paths a move must not slip through."""
 
 import random
+import secrets
 from collections import Counter
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from django.db import IntegrityError, transaction
 
 from game import engine, live, services
 from game.ai.players import choose
+from game.engine import fairness
 from game.models import Game, Move
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
@@ -18,11 +20,15 @@ from tests.web.conftest import told_to_group
 pytestmark = pytest.mark.django_db
 
 
+#: The server's secret and the two seats' parts of the fixture's deal: the same deal every run.
+SECRET, PART0, PART1 = "5e" * 32, "a0" * 32, "0b" * 32
+
+
 @pytest.fixture
 def game(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
-    Game.objects.filter(pk=seek.pk).update(seed=SEED)  # the same deal every run
-    return services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = services.game_create_seek(user=alice, trump="S", part=PART0)
+    Game.objects.filter(pk=seek.pk).update(secret=SECRET, commitment=fairness.commitment(SECRET))
+    return services.game_join(game_id=seek.pk, user=bob, trump="H", part=PART1)
 
 
 SEED = 20261129
@@ -296,8 +302,8 @@ def test_clocks_are_charged_and_given_the_increment(alice, bob):
 
 
 def test_the_computer_answers_its_turns_and_refuses_draws(alice, monkeypatch):
-    monkeypatch.setattr(Game._meta.get_field("seed"), "get_default", lambda: SEED)  # one deal
-    game = services.game_create_vs_computer(user=alice, level="easy", trump="C")
+    monkeypatch.setattr(secrets, "token_hex", lambda n: "5e" * n)  # the server's parts: one deal
+    game = services.game_create_vs_computer(user=alice, level="easy", trump="C", part=PART0)
     assert game.status == Game.Status.ACTIVE and game.trump1 in "SHD"
     with pytest.raises(GameError, match="does not agree"):
         services.game_offer_draw(game_id=game.pk, user=alice)

@@ -224,6 +224,8 @@ def placeholders(html: str, game: Game) -> str:
     """``html`` with what varies from run to run written as placeholders."""
     html = re.sub(r"/games/\d+/", "/games/ID/", html)
     html = html.replace(game.invite_token, "INVITE")
+    if game.commitment:  # the whole, then the short form
+        html = html.replace(game.commitment, "COMMITMENT").replace(game.commitment[:12], "COMMIT")
     return re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]+', r"\1CSRF", html)
 
 
