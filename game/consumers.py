@@ -6,7 +6,7 @@ table at the new version, as an out-of-band swap for htmx's websocket
 extension. The table is rendered once per version and viewer (seat 0, seat 1,
 a spectator; in one language) in this process, all of them from one read of the game,
 and the same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
-Their database work runs in Channels' thread for sync code (:func:`_in_db_thread`); the tables
+Their database work runs in threads of their own (:func:`_in_db_thread`); the tables
 of a game in play that this process keeps at the version announced (a turn POSTed here, or heard
 from another process) need none, and are rendered on the event loop as the sockets hear of it.
 
@@ -32,11 +32,13 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import reset_queries
 from django.template.loader import render_to_string
@@ -71,18 +73,24 @@ NOT_FOUND_CODE = 4404
 BANNED_CODE = 4403
 
 
+#: The sockets' threads: Channels shares one thread among all of a process's sync code, and a
+#: crowd's logins, turns and pool arrivals queued there for seconds on ``make serve``.
+_THREADS = ThreadPoolExecutor(settings.SOCKET_THREADS, thread_name_prefix="socket-db")
+
+
 def _in_db_thread(function: Callable[..., Any]) -> Any:
-    """``function`` as a coroutine run by Channels' ``database_sync_to_async``, starting as a
-    request does: with ``DEBUG``, Django logs a thread's last 9,000 queries and forgets them when
-    a request starts, which a socket's work is not. A turn's statement carries the game's state,
-    so that the log of the one thread that runs them held 38 MB after 40 s of 50 games."""
+    """``function`` as a coroutine run by Channels' ``database_sync_to_async`` in the sockets'
+    threads (:data:`_THREADS`), starting as a request does: with ``DEBUG``, Django logs a
+    thread's last 9,000 queries and forgets them when a request starts, which a socket's work is
+    not. A turn's statement carries the game's state, so that the log of the one thread that runs
+    them held 38 MB after 40 s of 50 games."""
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
         reset_queries()
         return function(*args, **kwargs)
 
-    return database_sync_to_async(run)
+    return database_sync_to_async(run, thread_sensitive=False, executor=_THREADS)
 
 
 def oob(html: str, element_id: str) -> str:

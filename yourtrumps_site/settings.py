@@ -20,6 +20,8 @@ Environment variables:
   runs) sharing one Redis keep their counts apart; default none.
 - ``HTTP_THREADS``: HTTP requests one process runs at once (the rest wait their turn); 0 for no
   bound; default 4 on SQLite, no bound on PostgreSQL.
+- ``SOCKET_THREADS``: threads for one process's websockets' database work (Channels' own
+  sync thread is shared by the whole process); default 1 on SQLite, 4 on PostgreSQL.
 - ``SERVER_TIMING``: a ``Server-Timing`` header on every answer (where its time went in the site's
   handler); default true when ``DEBUG`` is true.
 - ``HTTPS``: secure cookies and a redirect to https; default true when ``DEBUG`` is false.
@@ -64,8 +66,7 @@ Under load (issue 18), the services are set up so that no user sees their limits
   server: PostgreSQL's default ``max_connections=100`` leaves 97 to ordinary users, and the default
   16 lets five processes (say four Daphne and one task worker) hold 80, with room for migrations
   and ``psql``. One process needs about as many as its threads that touch the database:
-  ``HTTP_THREADS`` requests, Channels' one database thread for the sockets and the embedded task
-  workers.
+  ``HTTP_THREADS`` requests, ``SOCKET_THREADS`` for the sockets and the embedded task workers.
 - The Redis channel layer: see :func:`channel_layers_config`.
 """
 
@@ -433,6 +434,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # two processes: 40 moves/s unbounded, under 10 with 4), so none unless one is set. 0: no bound.
 _SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 HTTP_THREADS = env_int("HTTP_THREADS", 4 if _SQLITE else 0)
+# The sockets' database work runs on a pool of its own (Channels' ``executor=``), not on the one
+# thread Channels shares among all of a process's sync code, behind which a crowd's logins, turns
+# and pool arrivals queued for seconds. On SQLite one: its writes take turns anyway.
+SOCKET_THREADS = env_int("SOCKET_THREADS", 1 if _SQLITE else 4) or 1
 # What a request published is sent from the event loop once it has its answer: the live app's
 # pair of functions that keep a thread's messages and send them, named for the serving package's
 # handler (it imports no app).

@@ -21,7 +21,11 @@ from tests.private_services import PrivateRedis, redis_missing
 from yourtrumps_site.serving.layer_watch import RESTART_CODE, Heartbeat, LayerWatch
 from yourtrumps_site.settings import channel_layers_config
 
-pytestmark = pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing()))
+pytestmark = [
+    pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing())),
+    # Channels' consumers close stale database connections before each message they handle.
+    pytest.mark.django_db(transaction=True),
+]
 
 GROUP = "table"
 #: Longest a lost heartbeat takes to be noticed: the pause before it, and its wait.
