@@ -245,3 +245,14 @@ def test_twenty_arrivals_at_once_are_all_paired_each_once_by_their_next_ask():
     assert set(games_of(players).values()) == {1}
     assert Game.objects.count() == 10
     assert not PoolEntry.objects.exists()
+
+
+def test_the_lobby_offers_the_pool_s_time_controls_to_players_only(client):
+    page = client.get("/play/").content.decode()
+    assert 'id="pool"' not in page
+    client.force_login(player("alice"))
+    page = client.get("/play/").content.decode()
+    for clock, speed in (("1+1", "Bullet"), ("3+2", "Blitz"), ("5+3", "Blitz"), ("10+5", "Rapid")):
+        assert f'data-clock="{clock}" disabled><span class="pool__minutes">{clock}</span>' in page
+        assert f'<span class="pool__speed">{speed}</span>' in page
+    assert 'data-clock="15+10"' not in page
