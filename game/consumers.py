@@ -30,13 +30,16 @@ import asyncio
 import copy
 import json
 import logging
+import random
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -486,14 +489,23 @@ def _looking(waiting: pool.Waiting) -> str:
     return _("Looking for an opponent rated %(low)s to %(high)s…") % {"low": low, "high": high}
 
 
+#: The pool's database work, off Channels' one shared thread: an arrival's reads and writes are
+#: a dozen round trips to the database, and 500 arrivals in 10 s queued there behind each other
+#: for seconds on ``make serve`` (``docs/load.md``). As many threads as the sockets' own.
+_POOL_THREADS = ThreadPoolExecutor(settings.LIVE_THREADS, thread_name_prefix="pool-db")
+
+
+def _in_pool_thread(work: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    return database_sync_to_async(work, thread_sensitive=False, executor=_POOL_THREADS)
+
+
 class PoolConsumer(AsyncWebsocketConsumer):
     """A lobby's quick pairing (``game.pool``, ``static/js/pool.js``): the page sends the time
     control, and hears JSON back: ``status`` while waiting (again each second, as the range of
     ratings widens), ``url`` once paired, ``error`` when refused or when another page of the
     player entered the pool (the socket then closes). Closing the socket leaves the pool.
 
-    Channels' own consumer, with the pool's database work on its shared thread: it is a few
-    small queries per arrival and per second of waiting."""
+    Channels' own consumer, its database work in threads of the pool's own."""
 
     asker: asyncio.Task[None] | None = None
 
@@ -502,7 +514,7 @@ class PoolConsumer(AsyncWebsocketConsumer):
         if not getattr(user, "is_authenticated", False):
             await self.close(code=LOGIN_NEEDED_CODE)
             return
-        if await database_sync_to_async(_refused)(user):
+        if await _in_pool_thread(_refused)(user):
             await self.close(code=BANNED_CODE)
             return
         self.user_group = user_group(user.pk)
@@ -514,7 +526,7 @@ class PoolConsumer(AsyncWebsocketConsumer):
             self.asker.cancel()
         if getattr(self, "user_group", None):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
-            await database_sync_to_async(pool.pool_leave)(channel_name=self.channel_name)
+            await _in_pool_thread(pool.pool_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page's choice of time control: enter the pool (once per socket)."""
@@ -526,7 +538,7 @@ class PoolConsumer(AsyncWebsocketConsumer):
             return
         time_control, rated = asked
         try:
-            result = await database_sync_to_async(pool.pool_enter)(
+            result = await _in_pool_thread(pool.pool_enter)(
                 user=self.scope["user"],
                 channel_name=self.channel_name,
                 time_control=time_control,
@@ -540,11 +552,13 @@ class PoolConsumer(AsyncWebsocketConsumer):
         self.asker = asyncio.ensure_future(self._ask_every_second())
 
     async def _ask_every_second(self) -> None:
-        """Ask to be paired again each second, with the range widened by the wait, until the
-        entry is gone (paired, or replaced by another page's: each says so in its message)."""
-        ask = database_sync_to_async(pool.pool_ask)
+        """Ask to be paired again about each second, with the range widened by the wait, until
+        the entry is gone (paired, or replaced by another page's: each says so in its message).
+        The pause is random, half a second to one: two sockets that arrived together and asked
+        at the same moment would each hold its own entry and skip the other's, again and again."""
+        ask = _in_pool_thread(pool.pool_ask)
         while True:
-            await asyncio.sleep(pool.ASK_EVERY.total_seconds())
+            await asyncio.sleep(random.uniform(0.5, 1.0) * pool.ASK_EVERY.total_seconds())
             try:
                 result = await ask(channel_name=self.channel_name)
             except Exception:  # a failed ask (the database restarting) is tried again

@@ -17,9 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Abs
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -107,17 +106,18 @@ def pool_enter(
     rated: bool = True,
     now: datetime | None = None,
 ) -> Waiting | Paired:
-    """``user`` enters the pool for ``time_control`` through the socket ``channel_name``, and is
-    paired at once if someone near their rating waits. An entry of theirs from another page is
-    replaced (that page is told). Refused (:class:`GameError`) for an account banned or closed,
-    a time control not offered, and a player with a timed game in play against a person: its
-    clock runs while they play here."""
+    """``user`` enters the pool for ``time_control`` through the socket ``channel_name``: paired
+    at once with someone near their rating who waits, else waiting. An entry of theirs from
+    another page is replaced (that page is told). Refused (:class:`GameError`) for an account
+    banned or closed (as the socket read it: a ban closes the socket), a time control not
+    offered, and a player with a timed game in play against a person: its clock runs while they
+    play here."""
     now = now or timezone.now()
     if tuple(time_control) not in POOL_TIME_CONTROLS:
         raise GameError(_("That time control is not offered."))
-    user_id = getattr(user, "pk", None)
-    if not get_user_model().objects.filter(pk=user_id, is_active=True).exists():
+    if not getattr(user, "is_active", False):
         raise GameError(_("Your account cannot play."))
+    user_id = getattr(user, "pk", None)
     playing = Game.objects.filter(
         Q(seat0_id=user_id) | Q(seat1_id=user_id),
         status=Game.Status.ACTIVE,
@@ -129,25 +129,27 @@ def pool_enter(
     minutes, increment = time_control
     initial = minutes * 60
     rating = ratings_now([user_id], speed_of(initial, increment), now)[user_id].rating
+    entry = PoolEntry(
+        user=user,
+        clock_initial=initial,
+        clock_increment=increment,
+        rated=rated,
+        rating=round(rating),
+        channel_name=channel_name,
+        entered_at=now,
+        seen_at=now,
+    )
     with transaction.atomic():
         for before in PoolEntry.objects.select_for_update().filter(user_id=user_id):
             tell_after_commit(before.channel_name, {"type": "pool.left"})
             before.delete()
-        PoolEntry.objects.create(
-            user_id=user_id,
-            clock_initial=initial,
-            clock_increment=increment,
-            rated=rated,
-            rating=round(rating),
-            channel_name=channel_name,
-            entered_at=now,
-            seen_at=now,
-        )
-    # In a transaction of its own: an arrival at the same moment on another process sees this
-    # entry only once committed (and a pairing that misses it meets it on the next ask).
-    result = pool_ask(channel_name=channel_name, now=now)
-    assert result is not None, "the entry was made above"
-    return result
+        # Paired on arrival needs no entry of one's own. An arrival at the same moment on another
+        # process is seen only once committed: the two meet on their next ask.
+        opponent = _opponent(entry, now)
+        if opponent is not None:
+            return Paired(_pair(entry, opponent))
+        entry.save()
+    return _waiting(entry, now)
 
 
 def pool_ask(*, channel_name: str, now: datetime | None = None) -> Waiting | Paired | None:
@@ -156,11 +158,7 @@ def pool_ask(*, channel_name: str, now: datetime | None = None) -> Waiting | Pai
     tells the socket), or ``None`` when the entry is gone (paired, left, or replaced)."""
     now = now or timezone.now()
     with transaction.atomic():
-        entry = (
-            PoolEntry.objects.select_for_update(skip_locked=True)
-            .filter(channel_name=channel_name)
-            .first()
-        )
+        entry = _locked(PoolEntry.objects.filter(channel_name=channel_name))
         if entry is None:  # gone, or being paired by someone else right now
             held = PoolEntry.objects.filter(channel_name=channel_name).first()
             return None if held is None else _waiting(held, now)
@@ -170,6 +168,13 @@ def pool_ask(*, channel_name: str, now: datetime | None = None) -> Waiting | Pai
         if opponent is None:
             return _waiting(entry, now)
         return Paired(_pair(entry, opponent))
+
+
+def _locked(entries: QuerySet[PoolEntry]) -> PoolEntry | None:
+    """The first of ``entries`` with its player, locked for this transaction; ``None`` if there
+    is none, or another transaction holds it (on PostgreSQL, the entry's row alone is locked)."""
+    locking = entries.select_for_update(skip_locked=True, of=("self",))
+    return locking.select_related("user").first()
 
 
 def _opponent(entry: PoolEntry, now: datetime) -> PoolEntry | None:
@@ -190,27 +195,25 @@ def _opponent(entry: PoolEntry, now: datetime) -> PoolEntry | None:
         )
     closest = candidates.order_by(Abs(F("rating") - entry.rating), "entered_at")[:CANDIDATES]
     for candidate in closest:
-        if not _accepts(candidate, entry.rating, now):
-            continue
-        locked = (
-            PoolEntry.objects.select_for_update(skip_locked=True).filter(pk=candidate.pk).first()
-        )
-        if locked is not None:
-            return locked
+        if _accepts(candidate, entry.rating, now):
+            locked = _locked(PoolEntry.objects.filter(pk=candidate.pk))
+            if locked is not None:
+                return locked
     return None
 
 
 def _pair(entry: PoolEntry, opponent: PoolEntry) -> Game:
-    """The game of two locked entries: the one who waited longer sits first, as a seek's maker
-    does. Both entries go, and both sockets are told once committed."""
-    first, second = sorted((entry, opponent), key=lambda e: (e.entered_at, e.pk))
+    """The game of ``entry`` (locked, or an arrival not saved) and ``opponent`` (locked): the one
+    who waited longer sits first, as a seek's maker does. Their entries go, and both sockets are
+    told once committed."""
+    first, second = sorted((opponent, entry), key=lambda e: e.entered_at)
     game = game_create_paired(
         seat0=first.user,
         seat1=second.user,
         time_control=(entry.clock_initial // 60, entry.clock_increment),
         rated=entry.rated,
     )
-    PoolEntry.objects.filter(pk__in=(entry.pk, opponent.pk)).delete()
+    PoolEntry.objects.filter(pk__in=[e.pk for e in (entry, opponent) if e.pk is not None]).delete()
     message = {"type": "pool.paired", "url": game.get_absolute_url()}
     for paired in (first, second):
         tell_after_commit(paired.channel_name, message)
