@@ -42,7 +42,8 @@ class PoolTests(helpers.BrowserTestCase):
         helpers.users("carol")
         carol = self.lobby("carol")
         carol.click("#pool [data-clock='1+1']")
-        carol.locator(".pool__status").filter(has_text="Looking for").wait_for(timeout=LIVE)
+        # The server's answer says the range (the page says "Looking for an opponent…" at once).
+        carol.locator(".pool__status").filter(has_text="rated 1400 to").wait_for(timeout=LIVE)
         assert in_a_thread(lambda: PoolEntry.objects.count()) == 1
         carol.keyboard.press("Enter")  # the focus is on Cancel
         carol.wait_for_selector("#pool [data-clock='1+1']:enabled", timeout=LIVE)
