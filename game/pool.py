@@ -2,15 +2,16 @@
 
 A player enters through a socket of the lobby (``game.consumers.PoolConsumer``) and is paired on
 arrival with the waiting player of the closest rating whom both accept; until then the socket asks
-again once a second, each time with a wider range (:func:`rating_range`). Once paired, both sockets
-are told the new table's address after the commit; closing a socket leaves the pool.
+again about once a second, each time with a wider range (:func:`rating_range`). Once paired, both
+sockets are told the new table's address after the commit; closing a socket leaves the pool. A
+player with a timed game in play against a person cannot enter: its clock runs meanwhile.
 
 The pool lives in the database (:class:`game.models.PoolEntry`), so that every server process
-pairs from the same one. A pairing locks the two entries (``select_for_update(skip_locked=True)``
-on PostgreSQL; on SQLite its immediate transactions write one at a time) and deletes them with the
-new game in one transaction: nobody is paired twice, and a pairing that meets a locked entry looks
-for the next instead of waiting for it.
-"""
+pairs from the same one. A pairing locks the waiting entries it takes
+(``select_for_update(skip_locked=True)`` on PostgreSQL; on SQLite its immediate transactions
+write one at a time) and deletes them with the new game in one transaction (an arrival paired at
+once writes none): nobody is paired twice, and a pairing that meets a locked entry looks for the
+next instead of waiting for it."""
 
 from __future__ import annotations
 

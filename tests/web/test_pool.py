@@ -3,6 +3,7 @@ nobody paired twice however many arrive at once, and leaving."""
 
 from __future__ import annotations
 
+import doctest
 import threading
 from datetime import timedelta
 
@@ -56,6 +57,10 @@ def ask(user, now):
 def test_the_range_starts_at_100_grows_50_a_second_and_is_open_after_10_seconds():
     ranges = [pool.rating_range(timedelta(seconds=s)) for s in (0, 0.9, 1, 4, 9.9, 10, 60)]
     assert ranges == [100, 100, 150, 300, 550, None, None]
+
+
+def test_the_pool_s_docstring_examples_run_as_written():
+    assert doctest.testmod(pool).failed == 0
 
 
 def test_an_arrival_is_paired_with_the_closest_rating_in_range_into_a_game_in_play():
