@@ -30,6 +30,7 @@ import copy
 import functools
 import json
 import logging
+import random
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -47,7 +48,7 @@ from django.utils.translation import gettext as _
 
 from chat.services import ChatError
 from chat.sockets import form_html, log_html, parse_line
-from game import services
+from game import pool, services
 from game.live import (
     LIVE_GAMES,
     LOBBY_GROUP,
@@ -481,3 +482,120 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     @_in_db_thread
     def _render(self, seeks: list[Game], more: int) -> str:
         return oob(seeks_html(seeks, more, self.scope.get("user")), "seeks")
+
+
+#: The close code of a pool socket opened without logging in.
+LOGIN_NEEDED_CODE = 4401
+#: The longest frame a pool socket reads: ``{"clock": "10+5", "rated": false}`` with room.
+MAX_POOL_FRAME = 128
+
+
+def _pool_entry(text_data: str | None) -> tuple[tuple[int, int], bool] | None:
+    """The time control and rated flag a pool socket's frame asks for, or ``None`` when it
+    cannot be read (a time control not offered is the service's to refuse)."""
+    if not isinstance(text_data, str) or len(text_data) > MAX_POOL_FRAME:
+        return None
+    try:
+        data = json.loads(text_data)
+        minutes, _plus, increment = data["clock"].partition("+")
+        return (int(minutes), int(increment)), data.get("rated", True) is not False
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _looking(waiting: pool.Waiting) -> str:
+    """What the page says while its player waits in the pool, with the ratings they accept."""
+    if waiting.range is None:
+        return _("Looking for an opponent of any rating…")
+    low, high = waiting.rating - waiting.range, waiting.rating + waiting.range
+    return _("Looking for an opponent rated %(low)s to %(high)s…") % {"low": low, "high": high}
+
+
+class PoolConsumer(AsyncWebsocketConsumer):
+    """A lobby's quick pairing (``game.pool``, ``static/js/pool.js``): the page sends the time
+    control, and hears JSON back: ``status`` while waiting (again each second, as the range of
+    ratings widens), ``url`` once paired, ``error`` when refused or when another page of the
+    player entered the pool (the socket then closes). Closing the socket leaves the pool.
+
+    Channels' own consumer, its database work in the sockets' threads."""
+
+    asker: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            await self.close(code=LOGIN_NEEDED_CODE)
+            return
+        if await _in_db_thread(_refused)(user):
+            await self.close(code=BANNED_CODE)
+            return
+        self.user_group = user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.asker is not None:
+            self.asker.cancel()
+        if getattr(self, "user_group", None):
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+            await _in_db_thread(pool.pool_leave)(channel_name=self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page's choice of time control: enter the pool (once per socket)."""
+        if self.asker is not None:
+            return
+        asked = _pool_entry(text_data)
+        if asked is None:
+            await self._refuse(_("Choose a time control."))
+            return
+        time_control, rated = asked
+        try:
+            result = await _in_db_thread(pool.pool_enter)(
+                user=self.scope["user"],
+                channel_name=self.channel_name,
+                time_control=time_control,
+                rated=rated,
+            )
+        except GameError as error:
+            await self._refuse(str(error))
+            return
+        if isinstance(result, pool.Waiting):  # once paired, pool_paired says where to go
+            await self.send(text_data=json.dumps({"status": _looking(result)}))
+        self.asker = asyncio.ensure_future(self._ask_every_second())
+
+    async def _ask_every_second(self) -> None:
+        """Ask to be paired again about each second, with the range widened by the wait, until
+        the entry is gone (paired, or replaced by another page's: each says so in its message).
+        The pause is random, half a second to one: two sockets that arrived together and asked
+        at the same moment would each hold its own entry and skip the other's, again and again."""
+        ask = _in_db_thread(pool.pool_ask)
+        while True:
+            await asyncio.sleep(random.uniform(0.5, 1.0) * pool.ASK_EVERY.total_seconds())
+            try:
+                result = await ask(channel_name=self.channel_name)
+            except Exception:  # a failed ask (the database restarting) is tried again
+                logger.exception("pool socket %s could not ask for a pairing", self.channel_name)
+                continue
+            if not isinstance(result, pool.Waiting):
+                return
+            await self.send(text_data=json.dumps({"status": _looking(result)}))
+
+    async def _refuse(self, why: str) -> None:
+        await self.send(text_data=json.dumps({"error": why}))
+        await self.close()
+
+    async def pool_paired(self, event: dict[str, Any]) -> None:
+        """Paired: the page goes to the new table."""
+        if self.asker is not None:
+            self.asker.cancel()
+        await self.send(text_data=json.dumps({"url": event["url"]}))
+
+    async def pool_left(self, event: dict[str, Any]) -> None:
+        """Another page of this player entered the pool in this one's place."""
+        await self._refuse(_("You are looking for an opponent on another page."))
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        await self.close(code=BANNED_CODE)
+
+    async def seek_joined(self, event: dict[str, Any]) -> None:
+        """A seek of this player's was joined: their lobby's own socket takes them there."""

@@ -325,6 +325,18 @@ def send_after_commit(group: str, message: dict[str, object]) -> None:
     transaction.on_commit(send, robust=True)
 
 
+def tell_after_commit(channel_name: str, message: dict[str, object]) -> None:
+    """Tell one socket, by its channel's name, once the current transaction commits (a pool's
+    socket: ``game.pool``). A message the layer cannot send is logged (``robust``)."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.send)(channel_name, message)
+
+    transaction.on_commit(send, robust=True)
+
+
 #: The game's columns, by name and by attribute name (``seat1`` and ``seat1_id`` alike).
 _COLUMNS: dict[str, Field[Any, Any]] = {
     key: column for column in Game._meta.concrete_fields for key in {column.name, column.attname}

@@ -257,3 +257,32 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}/{self.ply}: {self.notation}"
+
+
+class PoolEntry(models.Model):
+    """A player waiting in the quick-pairing pool (``game.pool``) for an opponent of near rating
+    in one time control, through one open socket; deleted when paired or when the socket closes.
+    Kept in the database so that every server process pairs from the same pool."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pool_entry"
+    )
+    clock_initial = models.PositiveIntegerField(_("minutes per player, in seconds"))
+    clock_increment = models.PositiveIntegerField(_("increment per turn, in seconds"))
+    rated = models.BooleanField(_("rated"), default=True)
+    #: The player's rating in the time control's speed as they entered: the pairing compares these.
+    rating = models.SmallIntegerField()
+    #: The socket waiting for the pairing: told the new table's address once paired.
+    channel_name = models.CharField(max_length=200, unique=True)
+    entered_at = models.DateTimeField()
+    #: When its socket last asked for a pairing (once a second): an entry left unseen (its
+    #: server stopped without closing the socket) is paired with nobody.
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = (models.Index(fields=["clock_initial", "clock_increment", "rated", "rating"]),)
+        verbose_name = _("pool entry")
+        verbose_name_plural = _("pool entries")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.clock_initial // 60}+{self.clock_increment}"

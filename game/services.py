@@ -274,6 +274,22 @@ def game_create_seek(
     return game
 
 
+def game_create_paired(
+    *, seat0: object, seat1: object, time_control: tuple[int, int], rated: bool
+) -> Game:
+    """A game between two players the quick-pairing pool matched (``game.pool``), dealt and in
+    play at once, inside the caller's transaction. No one chose a trump, so each gets a suit of
+    their own at random (RULES.md: the two differ); who starts is the deal's, at random too."""
+    trump0, trump1 = random.sample([suit.letter for suit in engine.Suit], 2)
+    game = _new_game(seat0, trump0, 36, False, False, time_control)
+    game.seat1 = seat1  # type: ignore[assignment]
+    game.trump1 = trump1
+    game.rated = rated
+    _start(game, timezone.now())
+    game.save()
+    return game
+
+
 def _invited(game: Game, invite_token: str | None) -> bool:
     """Whether ``invite_token`` is the game's, compared in constant time (as bytes, since
     ``compare_digest`` refuses non-ASCII text)."""

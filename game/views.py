@@ -25,6 +25,7 @@ from game import services
 from game.engine import fairness
 from game.forms import ComputerForm, GameOptionsForm, JoinForm, SeekForm
 from game.models import Game
+from game.pool import pool_clocks
 from game.selectors import chat_room, games_being_played, games_in_play, lobby_seeks
 from game.services import GameError, TooManySeeks
 from game.table_markup import render_table
@@ -66,6 +67,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             # Two forms on one page: ids of their own, or a label ticks the other form's box.
             "seek_form": SeekForm(auto_id="seek_%s"),
             "computer_form": ComputerForm(auto_id="computer_%s"),
+            "pool_clocks": pool_clocks(),
         },
     )
 

@@ -698,6 +698,12 @@ class Config:
     #: problems (strings), counted as errors. The live path's own checks plug in here.
     final_checks: list[FinalCheck] = field(default_factory=list)
     out: TextIO = sys.stdout
+    #: ``play`` (games played) or ``pairing`` (``tools.pairing``: a crowd entering the pool).
+    mode: str = "play"
+    #: The pairing mode's time control, as the lobby's buttons send it.
+    pool_clock: str = "3+2"
+    #: The pairing mode's wait, after the last arrival, for everyone to be paired.
+    pair_timeout: float = 30.0
 
     def check(self) -> None:
         if not self.urls:
@@ -715,6 +721,10 @@ class Config:
             raise LoadTestError("--players must be http or db")
         if self.via not in ("socket", "post"):
             raise LoadTestError("--via must be socket or post")
+        if self.mode not in ("play", "pairing"):
+            raise LoadTestError("--mode must be play or pairing")
+        if not re.fullmatch(r"[0-9]{1,2}\+[0-9]{1,2}", self.pool_clock):
+            raise LoadTestError("--clock must be minutes+seconds, such as 3+2")
         if self.deck not in (24, 32, 36):
             raise LoadTestError("--deck must be 24, 32 or 36")
         for pid in self.pids:
@@ -1444,23 +1454,21 @@ async def _settle(run: Run, matches: Sequence[Match]) -> dict[int, list[int]]:
     return dict(r for r in results if r is not None)
 
 
-async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[int, list[int]]]:
-    run = Run(config)
-    stats = run.stats
-    load_start = os.getloadavg()
-    speed_before = speed_probe()
-    set_up_started = run.clock()
-    connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=None)
+def make_players(
+    run: Run, sessions: Mapping[str, str], connector: aiohttp.TCPConnector
+) -> list[Player]:
+    """The run's players, each with a cookie jar of its own (holding its minted session, with
+    ``--players db``) on the shared ``connector``; with several addresses, a game's two players
+    (numbers 2i and 2i + 1) on different ones."""
+    config = run.config
     timeout = aiohttp.ClientTimeout(total=config.http_timeout)
-    names = config.player_names()
     session_cookie = "sessionid"
     if sessions:
         from django.conf import settings
 
         session_cookie = settings.SESSION_COOKIE_NAME
-    players: list[Player] = []
-    for number, name in enumerate(names):
-        # With several addresses, a game's two players (numbers 2i and 2i + 1) use different ones.
+    players = []
+    for number, name in enumerate(config.player_names()):
         url = config.urls[number % len(config.urls)]
         jar = aiohttp.CookieJar(unsafe=True)  # unsafe: accept cookies from an IP address
         if name in sessions:
@@ -1469,29 +1477,47 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
             connector=connector, connector_owner=False, cookie_jar=jar, timeout=timeout
         )
         players.append(Player(run, name, http, url))
+    return players
+
+
+async def set_up_players(run: Run, players: Sequence[Player], sessions: Mapping[str, str]) -> None:
+    """Log each player in (a minted session's lobby read for its CSRF token, or a sign-up over
+    HTTP), a few at a time; :class:`LoadTestError` when that fails or takes too long."""
+    config = run.config
+    run.say(f"Run {config.run_id}: setting up {len(players)} players via {config.players_via}")
+    gate = asyncio.Semaphore(SIGN_UP_CONCURRENCY if not sessions else 64)
+
+    async def ready(number: int, player: Player) -> None:
+        async with gate:
+            if sessions:
+                await player.read_csrf()
+            else:
+                address = sign_up_address(player.url, config.run_id, number)
+                await player.log_in(PASSWORD, address)
+
     try:
-        run.say(f"Run {config.run_id}: setting up {len(players)} players via {config.players_via}")
-        gate = asyncio.Semaphore(SIGN_UP_CONCURRENCY if not sessions else 64)
+        await asyncio.wait_for(
+            asyncio.gather(*(ready(n, p) for n, p in enumerate(players))),
+            config.set_up_timeout,
+        )
+    except TimeoutError:
+        raise LoadTestError(
+            f"setting up the players took over {config.set_up_timeout:g} s"
+        ) from None
+    except Failed as failed:
+        raise LoadTestError(f"setting up the players failed: {failed}") from None
 
-        async def ready(number: int, player: Player) -> None:
-            async with gate:
-                if sessions:
-                    await player.read_csrf()
-                else:
-                    address = sign_up_address(player.url, config.run_id, number)
-                    await player.log_in(PASSWORD, address)
 
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(*(ready(n, p) for n, p in enumerate(players))),
-                config.set_up_timeout,
-            )
-        except TimeoutError:
-            raise LoadTestError(
-                f"setting up the players took over {config.set_up_timeout:g} s"
-            ) from None
-        except Failed as failed:
-            raise LoadTestError(f"setting up the players failed: {failed}") from None
+async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[int, list[int]]]:
+    run = Run(config)
+    stats = run.stats
+    load_start = os.getloadavg()
+    speed_before = speed_probe()
+    set_up_started = run.clock()
+    connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=None)
+    players = make_players(run, sessions, connector)
+    try:
+        await set_up_players(run, players, sessions)
         set_up_seconds = run.clock() - set_up_started
         run.say(f"  players ready in {set_up_seconds:.1f} s; starting {config.games} games")
 

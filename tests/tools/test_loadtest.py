@@ -15,7 +15,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from tests.served import database_url, served
-from tools import loadtest
+from tools import loadtest, pairing
 from tools.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
 
 TABLE = (
@@ -243,6 +243,21 @@ def test_the_host_cpu_is_shared_out_between_two_readings() -> None:
     assert loadtest.HostCpu.between(start, None) is None  # no /proc/stat: no figure
 
 
+def test_a_pairing_waits_from_the_later_arrival_and_a_game_told_to_three_is_a_problem() -> None:
+    players = [loadtest.Player(None, f"p{n}", None, "") for n in range(5)]  # type: ignore[arg-type]
+    arrivals = [
+        pairing.Arrival(players[0], arrived=1.0, told=3.5, game_id=7),
+        pairing.Arrival(players[1], arrived=3.0, told=3.25, game_id=7),
+        pairing.Arrival(players[2], arrived=4.0, told=4.5, game_id=8),
+        pairing.Arrival(players[3], arrived=4.0, told=4.5, game_id=8),
+        pairing.Arrival(players[4], arrived=4.0, told=4.5, game_id=8),
+    ]
+    samples, pairs, problems = pairing.waits(arrivals)
+    assert samples == [0.5, 0.25]  # from the second arrival, at 3.0
+    assert pairs == {7: ["p0", "p1"], 8: ["p2", "p3", "p4"]}
+    assert problems == ["game 8 was told to 3 players"]
+
+
 def test_the_client_plays_without_its_cycle_collector_and_gets_it_back_after() -> None:
     assert gc.isenabled()
     with pytest.raises(RuntimeError), loadtest.without_cycle_collection():
@@ -327,6 +342,29 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert report.games_finished >= report.games_resigned
         assert report.games_started > report.games  # each resignation was followed by a game
         assert f"({report.games_resigned} resigned at the limit)" in report.format()
+
+    def test_a_crowd_entering_the_pool_is_all_paired_without_an_error(self) -> None:
+        out = io.StringIO()
+        config = loadtest.Config(
+            urls=[self.live_server_url],
+            games=8,
+            ramp=2,
+            players_via="db",
+            mode="pairing",
+            pool_clock="1+1",
+            http_timeout=60,
+            pids=[self._server_process.pid],
+            seed=18,
+            out=out,
+        )
+        report = pairing.run(config)
+        summary = out.getvalue() + report.format()
+        print(summary)
+        assert report.errors == {} and report.problems == [], summary
+        assert (report.players, report.paired, report.games) == (16, 16, 8), summary
+        assert report.wait.count == 16, summary
+        assert all(len(names) == 2 for names in report.pairs.values()), summary
+        assert "16 paired into 8 games" in summary
 
     def _play(
         self,
@@ -420,3 +458,31 @@ def test_games_whose_players_sit_on_different_served_processes_play_without_an_e
     assert report.errors == {}, summary
     assert report.problems == [], summary
     assert report.moves > 0 and report.relay.count == report.moves, summary
+
+
+@needs_postgres_and_redis
+@pytest.mark.django_db(transaction=True)  # the served processes read what the test commits
+def test_a_crowd_entering_the_pool_of_two_served_processes_is_all_paired_without_an_error() -> None:
+    """``make serve``'s set-up: the players alternate between two Daphne processes, so about half
+    the pairs meet across them, through the pool's rows and Redis."""
+    from django.db import connection
+
+    with served(
+        database_url=database_url(connection.settings_dict), redis_url=os.environ["REDIS_URL"]
+    ) as site:
+        out = io.StringIO()
+        report = pairing.run(
+            loadtest.Config(
+                urls=site.own_urls,
+                games=10,
+                ramp=2,
+                players_via="db",
+                mode="pairing",
+                http_timeout=60,
+                seed=22,
+                out=out,
+            )
+        )
+        summary = out.getvalue() + report.format() + site.log()[-3000:]
+    assert report.errors == {} and report.problems == [], summary
+    assert (report.paired, report.games) == (20, 10), summary

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tools import loadtest
+from tools import loadtest, pairing
 
 
 class Command(BaseCommand):
@@ -82,6 +82,22 @@ class Command(BaseCommand):
             help="resign each game that reaches this many plies, as people end games that random "
             "turns would make thousands of plies long (default 0: play every game out)",
         )
+        parser.add_argument(
+            "--mode",
+            choices=("play", "pairing"),
+            default="play",
+            help="play games (default), or have twice --games players enter the quick-pairing pool "
+            "over --ramp seconds and measure how fast each is paired (tools/pairing.py)",
+        )
+        parser.add_argument(
+            "--clock", default="3+2", help="the pairing mode's time control (default 3+2)"
+        )
+        parser.add_argument(
+            "--pair-timeout",
+            type=float,
+            default=30,
+            help="the pairing mode's wait for the last pairing after the last arrival, seconds",
+        )
         parser.add_argument("--seed", type=int, help="seed the players' random choices")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
@@ -108,8 +124,11 @@ class Command(BaseCommand):
                 pids=pids,
                 seed=options["seed"],
                 out=self.stdout,
+                mode=options["mode"],
+                pool_clock=options["clock"],
+                pair_timeout=options["pair_timeout"],
             )
-            report = loadtest.run(config)
+            report = (pairing if config.mode == "pairing" else loadtest).run(config)
         except loadtest.LoadTestError as error:
             raise CommandError(str(error)) from error
         self.stdout.write(report.format())
