@@ -28,4 +28,5 @@ register_converter(GameIdConverter, "game_id")
 websocket_urlpatterns = [
     path("ws/games/<game_id:pk>/", consumers.GameConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/me/", consumers.UserConsumer.as_asgi()),
 ]
