@@ -179,7 +179,9 @@ def test_no_one_challenges_themselves(alice):
 
 def test_a_player_who_hears_no_one_is_not_challenged(alice, bob):
     accounts.profile_set_challenges_from(user=bob, choice="no_one")
-    with pytest.raises(GameError, match="bob\N{POP DIRECTIONAL ISOLATE} does not accept challenges"):
+    with pytest.raises(
+        GameError, match="bob\N{POP DIRECTIONAL ISOLATE} does not accept challenges"
+    ):
         challenge(alice, bob)
     accounts.profile_set_challenges_from(user=bob, choice="everyone")
     challenge(alice, bob)
