@@ -33,6 +33,13 @@
     if (accepted) window.location.assign(accepted.dataset.table);
   });
 
+  // An answer (only ever heard over the socket) stays until the page changes or its reader
+  // closes it.
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("#challenges [data-dismiss]");
+    if (button) button.closest(".challenge").remove();
+  });
+
   window.setInterval(function () {
     const now = Date.now();
     document.querySelectorAll("#challenges [data-expires]").forEach(function (challenge) {

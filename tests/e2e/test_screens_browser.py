@@ -297,6 +297,7 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "profile-closed": ("/accounts/players/olga/", "anna"),
             "leaderboard": ("/accounts/players/leaderboard/untimed/", "anna"),
             "settings": ("/accounts/settings/", "anna"),
+            "challenges": ("/challenges/", "anna"),
             "email-verified": (scene.verify, ""),
             "moderation": ("/moderation/", "mila"),
             "moderation-log": ("/moderation/log/", "mila"),
