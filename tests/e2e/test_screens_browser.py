@@ -104,7 +104,7 @@ CHECK_SIZES = (
     + TARGETS
     + """
   for (const e of targets) {
-    const box = e.type === "checkbox" ? e.closest("label") || e : e;
+    const box = ["checkbox", "radio"].includes(e.type) ? e.closest("label") || e : e;
     const inline = e.tagName === "A" && getComputedStyle(e).display === "inline";
     const scroller = !e.matches("a, button, input, select, textarea");
     const height = box.getBoundingClientRect().height;
