@@ -9,7 +9,7 @@ dealt, by the same code as a seek's (:mod:`game.services`).
 
 A challenge waits :data:`EXPIRY` for its answer. Lichess keeps one while the challenger's page
 is open, which needs the page to ping; a fixed expiry needs nothing running: a challenge past it
-is shown to no one (:func:`game.selectors.challenges_to`), and refused and marked expired when
+is shown to no one (:func:`game.selectors.challenges_waiting`), and refused and marked expired when
 answered.
 """
 

@@ -176,26 +176,24 @@ def lobby_seeks() -> tuple[list[Game], int]:
 # --- Challenges ---------------------------------------------------------------------------------
 
 
-def challenges_to(user: object, now: datetime) -> list[Challenge]:
-    """The challenges waiting for ``user``'s answer, oldest first: unexpired, from players who
-    may still play."""
-    waiting = Challenge.objects.filter(
-        challenged_id=getattr(user, "pk", None),
-        status=Challenge.Status.PENDING,
-        expires_at__gt=now,
-        challenger__is_active=True,
+def challenges_waiting(user: object, now: datetime) -> tuple[list[Challenge], list[Challenge]]:
+    """The unexpired challenges waiting for an answer to or from ``user``, read in one query
+    (every page of theirs shows them): those to them, from players who may still play, and
+    theirs; each oldest first."""
+    user_id = getattr(user, "pk", None)
+    waiting = (
+        Challenge.objects.filter(Q(challenged_id=user_id) | Q(challenger_id=user_id))
+        .filter(status=Challenge.Status.PENDING, expires_at__gt=now)
+        .select_related("challenger", "challenged")
+        .order_by("created_at", "pk")
     )
-    return list(waiting.select_related("challenger", "challenged").order_by("created_at", "pk"))
-
-
-def challenges_by(user: object, now: datetime) -> list[Challenge]:
-    """``user``'s challenges waiting for their answer, oldest first."""
-    waiting = Challenge.objects.filter(
-        challenger_id=getattr(user, "pk", None),
-        status=Challenge.Status.PENDING,
-        expires_at__gt=now,
-    )
-    return list(waiting.select_related("challenger", "challenged").order_by("created_at", "pk"))
+    incoming, outgoing = [], []
+    for challenge in waiting:
+        if challenge.challenger_id == user_id:
+            outgoing.append(challenge)
+        elif challenge.challenger.is_active:
+            incoming.append(challenge)
+    return incoming, outgoing
 
 
 def challenges_answered(user: object, limit: int = 20) -> list[Challenge]:

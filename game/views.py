@@ -322,8 +322,19 @@ def _problems(form: forms.Form) -> str:
     return " ".join(str(problem) for problems in form.errors.values() for problem in problems)
 
 
+#: Challenges sent per player (``LIMIT_CHALLENGES``): a challenge shows on its player's every
+#: page, and one player may send each other one at a time, but not everyone one after another.
+CHALLENGES = Limit(
+    "challenges",
+    "LIMIT_CHALLENGES",
+    key="user",
+    message=gettext_lazy("You have sent too many challenges for now."),
+)
+
+
 @login_required
 @require_POST
+@limited(CHALLENGES)
 def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     challenged = get_object_or_404(get_user_model(), username=username)
     form = ChallengeForm(request.POST)

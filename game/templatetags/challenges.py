@@ -16,7 +16,7 @@ from accounts.selectors import is_closed
 from game.challenges import refusal
 from game.forms import TRUMPS, ChallengeForm, DeclineForm
 from game.models import Challenge, Game
-from game.selectors import challenges_by, challenges_to
+from game.selectors import challenges_waiting
 
 register = template.Library()
 
@@ -30,10 +30,12 @@ def notices_html(
 ) -> SafeString:
     """The inside of ``#challenges`` for ``user``: the challenges waiting for their answer, theirs
     waiting for an answer, and, just heard, the ``answer`` to one of theirs or an ``error``."""
-    now = timezone.now()
+    incoming, outgoing = challenges_waiting(user, timezone.now())
+    if not (incoming or outgoing or answer or error):
+        return mark_safe("")
     context = {
-        "incoming": challenges_to(user, now),
-        "outgoing": challenges_by(user, now),
+        "incoming": incoming,
+        "outgoing": outgoing,
         "answer": answer,
         "error": error,
         "trumps": TRUMPS,

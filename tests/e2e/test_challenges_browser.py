@@ -25,6 +25,7 @@ class ChallengeTests(helpers.BrowserTestCase):
 
         anna.goto(f"{base}/accounts/players/boris/")
         wait_for_user_socket(anna)
+        anna.get_by_text("Challenge boris").click()  # the form unfolds
         anna.select_option("#challenge_clock", "3+2")
         anna.get_by_role("button", name="Send the challenge").click()
         expect(anna.locator(NOTICES)).to_contain_text("Your challenge to boris waits for an answer")

@@ -5,6 +5,8 @@ the notices on every logged-in page with forms that work without JavaScript, the
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import override_settings
 from django.urls import reverse
 
 from accounts import services as accounts
@@ -147,3 +149,15 @@ def test_the_settings_choose_whose_challenges_one_hears(client, alice):
     assert challenges_from(alice) == "near"
     client.post(reverse("accounts:challenges_from"), {"challenges_from": "nobody at all"})
     assert challenges_from(alice) == "near"
+
+
+@override_settings(LIMIT_CHALLENGES="2/h")
+def test_challenges_past_the_limit_are_refused(client, alice, bob, carol):
+    dmitri = get_user_model().objects.create_user("dmitri", password="pw-dmitri-123")
+    client.force_login(alice)
+    for player in (bob, carol):
+        client.post(reverse("game:challenge_create", args=[player.username]), OPTIONS)
+    response = client.post(reverse("game:challenge_create", args=[dmitri.username]), OPTIONS)
+    assert response.status_code == 429
+    assert "You have sent too many challenges for now." in response.content.decode()
+    assert not Challenge.objects.filter(challenged=dmitri).exists()

@@ -18,11 +18,19 @@ from accounts.ratings import Speed
 from chat import services as chat
 from game import challenges
 from game.models import Challenge, Game
-from game.selectors import challenges_answered, challenges_by, challenges_to
+from game.selectors import challenges_answered, challenges_waiting
 from game.services import GameError
 from tests.web.conftest import told_to_group
 
 pytestmark = pytest.mark.django_db
+
+
+def challenges_to(user, now) -> list[Challenge]:
+    return challenges_waiting(user, now)[0]
+
+
+def challenges_by(user, now) -> list[Challenge]:
+    return challenges_waiting(user, now)[1]
 
 
 def challenge(challenger, challenged, **options) -> Challenge:
