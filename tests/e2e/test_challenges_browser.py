@@ -5,6 +5,7 @@ go to the new table. Screenshots at 1280 and 360 px, and in Hebrew, land in test
 
 from playwright.sync_api import Page, expect
 
+from game import services
 from tests.e2e import helpers
 
 NOTICES = "#challenges"
@@ -79,3 +80,25 @@ class ChallengeTests(helpers.BrowserTestCase):
             expect(page.locator(".board")).to_be_visible(timeout=helpers.LIVE)
         expect(boris.locator(".seat__head .rating")).to_have_text(["1500?", "1500?"])
         anna.screenshot(path=self.artifacts / "challenge-accepted-table-1280.png")
+
+    def test_challenge_again_from_a_finished_games_result(self) -> None:
+        base = self.live_server_url
+        anna_user, boris_user = helpers.users("anna", "boris")
+        game = helpers.game_between(anna_user, boris_user)
+        helpers.in_a_thread(lambda: services.game_resign(game_id=game.pk, user=boris_user))
+        anna, boris = self.new_page(), self.new_page()
+        anna.set_viewport_size({"width": 360, "height": 740})
+        helpers.log_in(anna, base, "anna")
+        helpers.log_in(boris, base, "boris")
+        boris.goto(f"{base}/accounts/players/boris/")
+        wait_for_user_socket(boris)
+
+        helpers.open_table(anna, base, game)
+        wait_for_user_socket(anna)
+        anna.get_by_role("button", name="Challenge again").click()
+        expect(anna.locator(NOTICES)).to_contain_text("Your challenge to boris waits for an answer")
+        anna.screenshot(path=self.artifacts / "challenge-again-360.png", full_page=True)
+
+        incoming = boris.locator(f"{NOTICES} section.challenge")
+        expect(incoming).to_contain_text("anna challenges you", timeout=helpers.LIVE)
+        expect(incoming).to_contain_text("trumps ♠ · 36 cards · untimed · casual")
