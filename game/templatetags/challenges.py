@@ -5,6 +5,8 @@ result."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
@@ -12,7 +14,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from accounts.selectors import is_closed
+from accounts.ratings import is_provisional, shown
+from accounts.selectors import is_closed, ratings_now
 from game.challenges import refusal
 from game.forms import TRUMPS, ChallengeForm, DeclineForm
 from game.models import Challenge, Game
@@ -30,11 +33,12 @@ def notices_html(
 ) -> SafeString:
     """The inside of ``#challenges`` for ``user``: the challenges waiting for their answer, theirs
     waiting for an answer, and, just heard, the ``answer`` to one of theirs or an ``error``."""
-    incoming, outgoing = challenges_waiting(user, timezone.now())
+    now = timezone.now()
+    incoming, outgoing = challenges_waiting(user, now)
     if not (incoming or outgoing or answer or error):
         return mark_safe("")
     context = {
-        "incoming": incoming,
+        "incoming": [(challenge, _rating(challenge, now)) for challenge in incoming],
         "outgoing": outgoing,
         "answer": answer,
         "error": error,
@@ -42,6 +46,12 @@ def notices_html(
         "decline_form": DeclineForm(auto_id=False),
     }
     return mark_safe(render_to_string("game/_challenges.html", context, request=request))
+
+
+def _rating(challenge: Challenge, now: datetime) -> str:
+    """The challenger's rating in the challenge's speed, as the lobby writes one (``1500?``)."""
+    rating = ratings_now([challenge.challenger_id], challenge.speed, now)[challenge.challenger_id]
+    return shown(rating.rating, is_provisional(rating.deviation))
 
 
 @register.simple_tag(takes_context=True)

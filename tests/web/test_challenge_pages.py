@@ -57,6 +57,7 @@ def test_a_challenge_posted_without_javascript_is_sent_and_listed_on_every_page(
     assert f'method="post" action="{accept}"' in html
     notices = html.split('id="challenges"', 1)[1].split("</div>\n  </div>", 1)[0]
     assert "csrfmiddlewaretoken" in notices
+    assert 'challenges you <span class="rating" dir="ltr">1500?</span>' in notices
     # Spades are the challenger's: the trumps offered to accept with are the other three.
     assert '<option value="S">' not in notices and '<option value="H">' in notices
 
