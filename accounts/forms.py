@@ -9,6 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import ChallengesFrom
+from accounts.ratings import NEAR_RATING
 from accounts.selectors import email_verified, is_closed_name
 
 
@@ -54,6 +56,18 @@ class EmailForm(forms.Form):
         label=_("Email address"),
         required=False,
         help_text=_("Only to reset a forgotten password. Leave it empty to remove it."),
+    )
+
+
+class ChallengesFromForm(forms.Form):
+    """Whose challenges the player hears."""
+
+    challenges_from = forms.ChoiceField(
+        label=_("Who may challenge you"),
+        choices=ChallengesFrom.choices,
+        widget=forms.RadioSelect,
+        help_text=_("Players near your rating: within %(points)s points in the game's speed.")
+        % {"points": NEAR_RATING},
     )
 
 

@@ -10,6 +10,14 @@ from accounts.glicko2 import Glicko
 from accounts.ratings import START, Speed, signed
 
 
+class ChallengesFrom(models.TextChoices):
+    """Whose challenges a player hears (``game.challenges`` checks it; accounts knows no games)."""
+
+    EVERYONE = "everyone", _("Everyone")
+    NEAR = "near", _("Players near my rating")
+    NO_ONE = "no_one", _("No one")
+
+
 class Profile(models.Model):
     """A player's settings; made when they first choose one (or give an email address, or close
     their account)."""
@@ -25,6 +33,12 @@ class Profile(models.Model):
     verified_email = models.EmailField(_("verified email address"), blank=True, default="")
     #: When the player closed their account (``accounts.services.account_close``).
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    challenges_from = models.CharField(
+        _("challenges from"),
+        max_length=8,
+        choices=ChallengesFrom.choices,
+        default=ChallengesFrom.EVERYONE,
+    )
 
     class Meta:
         constraints = (

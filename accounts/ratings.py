@@ -27,6 +27,9 @@ TAU = 0.75
 PERIODS_PER_DAY = 0.21436
 #: A deviation at or above this marks the rating provisional (lichess's).
 PROVISIONAL_DEVIATION = 110.0
+#: A player who hears challenges only from players near their rating hears those within this
+#: many points of theirs in the game's speed (lichess's rating range around one's own).
+NEAR_RATING = 300
 
 
 class Speed(models.TextChoices):

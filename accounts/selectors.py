@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.glicko2 import Glicko
-from accounts.models import Profile, Rating, RatingChange
+from accounts.models import ChallengesFrom, Profile, Rating, RatingChange
 from accounts.ratings import PROVISIONAL_DEVIATION, START, Speed, as_of, is_provisional, shown
 
 
@@ -50,6 +50,12 @@ def email_verified(user: AbstractBaseUser) -> bool:
         return False
     verified = Profile.objects.filter(user_id=user.pk).values_list("verified_email", flat=True)
     return any(address.casefold() == email.casefold() for address in verified)
+
+
+def challenges_from(user: AbstractBaseUser) -> ChallengesFrom:
+    """Whose challenges ``user`` hears (their settings; everyone's until they choose)."""
+    chosen = Profile.objects.filter(user_id=user.pk).values_list("challenges_from", flat=True)
+    return ChallengesFrom(chosen.first() or ChallengesFrom.EVERYONE)
 
 
 # --- Ratings ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts import verification
 from accounts.glicko2 import Glicko, Result, rate
-from accounts.models import Profile, Rating, RatingChange
+from accounts.models import ChallengesFrom, Profile, Rating, RatingChange
 from accounts.ratings import START, TAU, as_of, periods_between
 from accounts.selectors import email_verified
 from accounts.signals import account_closed
@@ -51,6 +51,13 @@ def profile_set_language(*, user: AbstractBaseUser, language: str) -> None:
     if language not in dict(settings.LANGUAGES):
         raise ValueError(f"not a language of the site: {language!r}")
     Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def profile_set_challenges_from(*, user: AbstractBaseUser, choice: str) -> None:
+    """Keep whose challenges ``user`` hears: a value of :class:`ChallengesFrom`."""
+    Profile.objects.update_or_create(
+        user=user, defaults={"challenges_from": ChallengesFrom(choice)}
+    )
 
 
 @transaction.atomic

@@ -55,6 +55,7 @@ urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/email/", views.email_change, name="email"),
     path("settings/email/again/", views.email_resend, name="email_resend"),
+    path("settings/challenges/", views.challenges_from_change, name="challenges_from"),
     path("settings/close/", views.account_close, name="close"),
     path("email/<str:token>/", views.verify_email, name="verify_email"),
 ]

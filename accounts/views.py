@@ -19,11 +19,17 @@ from django.views.i18n import set_language
 
 from accounts import backends, selectors, services
 from accounts.charts import history_chart
-from accounts.forms import AccountCloseForm, EmailForm, PasswordResetForm, SignUpForm
+from accounts.forms import (
+    AccountCloseForm,
+    ChallengesFromForm,
+    EmailForm,
+    PasswordResetForm,
+    SignUpForm,
+)
 from accounts.limits import Limit, limited
 from accounts.models import Profile
 from accounts.ratings import Speed
-from accounts.selectors import email_verified, is_closed
+from accounts.selectors import challenges_from, email_verified, is_closed
 from accounts.services import AccountError, profile_set_language
 
 
@@ -169,6 +175,9 @@ def _settings_page(
     context = {
         "email_form": email_form or EmailForm(initial={"email": user.email}, auto_id="email_%s"),
         "close_form": close_form or AccountCloseForm(user, auto_id="close_%s"),
+        "challenges_form": ChallengesFromForm(
+            initial={"challenges_from": challenges_from(user)}, auto_id="challenges_%s"
+        ),
         "email_verified": email_verified(user),
     }
     refused = email_form is not None or close_form is not None
@@ -197,6 +206,19 @@ def email_change(request: HttpRequest) -> HttpResponse:
         _link_sent(request, request.user.email)
     else:
         messages.success(request, _("Your email address is removed."))
+    return redirect("accounts:settings")
+
+
+@login_required
+@require_POST
+def challenges_from_change(request: HttpRequest) -> HttpResponse:
+    """Whose challenges one hears: everyone, players near one's rating, or no one."""
+    form = ChallengesFromForm(request.POST)
+    if form.is_valid():
+        services.profile_set_challenges_from(
+            user=request.user, choice=form.cleaned_data["challenges_from"]
+        )
+        messages.success(request, _("Your choice of who may challenge you is saved."))
     return redirect("accounts:settings")
 
 

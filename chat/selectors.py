@@ -24,6 +24,11 @@ def muted_by(user: object) -> set[int]:
     return set(_muted_ids(user))
 
 
+def has_muted(user: AbstractBaseUser, other: AbstractBaseUser) -> bool:
+    """Whether ``user`` has muted ``other``: live play also refuses ``other``'s challenges."""
+    return ChatMute.objects.filter(user_id=user.pk, muted_id=other.pk).exists()
+
+
 def _muted_ids(user: object) -> Iterable[int]:
     """:func:`muted_by` as a query, to read or to nest in another (nothing for an anonymous
     viewer)."""

@@ -59,11 +59,19 @@ from game.live import (
     send_held,
     user_group,
 )
-from game.models import Game
-from game.selectors import chat_room, game_with_players, lobby_seeks, notations_of, version_of
+from game.models import Challenge, Game
+from game.selectors import (
+    challenge_with_players,
+    chat_room,
+    game_with_players,
+    lobby_seeks,
+    notations_of,
+    version_of,
+)
 from game.services import GameError
 from game.table_markup import render_table, render_table_parts
 from game.tables import Parts, Table, TableCache, table_for, tables_for
+from game.templatetags.challenges import notices_html
 from game.templatetags.lobby import seeks_html
 
 logger = logging.getLogger(__name__)
@@ -72,6 +80,8 @@ logger = logging.getLogger(__name__)
 NOT_FOUND_CODE = 4404
 #: The close code of a socket refused or closed because its user is banned.
 BANNED_CODE = 4403
+#: The close code of a user's own socket opened by no one logged in.
+LOGIN_NEEDED_CODE = 4401
 
 
 #: The sockets' threads: Channels shares one thread among all of a process's sync code, and a
@@ -418,6 +428,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A seek of this user's was joined: a table follows its own game (this one's table comes
         with its new version), and the lobby takes them to it."""
 
+    async def challenge_changed(self, event: dict[str, Any]) -> None:
+        """A challenge to or from this user changed: their own socket shows it (UserConsumer)."""
+
 
 _read_seeks = _in_db_thread(lobby_seeks)
 
@@ -468,6 +481,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.close(code=BANNED_CODE)
+
+    async def challenge_changed(self, event: dict[str, Any]) -> None:
+        """A challenge to or from this user changed: their own socket shows it (UserConsumer)."""
 
     async def seek_joined(self, event: dict[str, Any]) -> None:
         """Someone joined this user's seek: the page goes to the table (``static/js/lobby.js``),
@@ -599,3 +615,55 @@ class PoolConsumer(AsyncWebsocketConsumer):
 
     async def seek_joined(self, event: dict[str, Any]) -> None:
         """A seek of this player's was joined: their lobby's own socket takes them there."""
+
+    async def challenge_changed(self, event: dict[str, Any]) -> None:
+        """A challenge to or from this player changed: their own socket shows it (UserConsumer)."""
+
+
+def _notices(user: Any, challenge_id: int | None) -> str:
+    """``#challenges`` for ``user``'s socket, ready to swap in: when ``challenge_id`` is one of
+    theirs that was just answered (accepted, declined, expired), that answer with it."""
+    changed = challenge_with_players(challenge_id) if challenge_id is not None else None
+    answered = (Challenge.Status.ACCEPTED, Challenge.Status.DECLINED, Challenge.Status.EXPIRED)
+    answer = (
+        changed
+        if changed is not None and changed.challenger_id == user.pk and changed.status in answered
+        else None
+    )
+    html = notices_html(user, answer=answer)
+    return f'<div id="challenges" hx-swap-oob="innerHTML">{html}</div>'
+
+
+class UserConsumer(AsyncWebsocketConsumer):
+    """A logged-in user's own socket, open on every page of theirs (``base.html``): in their
+    user group, it shows the challenges to them as they arrive and the answers to theirs. Its
+    work is a read and a render per change, on Channels' own thread."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            await self.close(code=LOGIN_NEEDED_CODE)
+            return
+        if await _in_db_thread(_refused)(user):
+            await self.close(code=BANNED_CODE)
+            return
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A reconnect may have missed changes: start from the challenges as they stand.
+        await self.send(text_data=await _in_db_thread(_notices)(user, None))
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def challenge_changed(self, event: dict[str, Any]) -> None:
+        user = self.scope["user"]
+        html = await _in_db_thread(_notices)(user, event["challenge"])
+        await self.send(text_data=html)
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        await self.close(code=BANNED_CODE)
+
+    async def seek_joined(self, event: dict[str, Any]) -> None:
+        """A seek of this user's was joined: the lobby's socket takes them to the table."""

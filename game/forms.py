@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.ai import LEVELS
 from game.levels import LEVEL_NAMES
+from game.models import Challenge
 from game.services import TIME_CONTROLS, GameError, table_rules
 
 TRUMPS = [("S", _("♠ Spades")), ("H", _("♥ Hearts")), ("D", _("♦ Diamonds")), ("C", _("♣ Clubs"))]
@@ -91,6 +92,18 @@ class ComputerForm(GameOptionsForm):
         label=_("Computer level"),
         choices=[(level, LEVEL_NAMES[level]) for level in LEVELS],
         initial="easy",
+    )
+
+
+class ChallengeForm(GameOptionsForm):
+    """A challenge's options: a seek's, for one opponent."""
+
+    rated = SeekForm.declared_fields["rated"]
+
+
+class DeclineForm(forms.Form):
+    reason = forms.ChoiceField(
+        label=_("Reason"), choices=Challenge.DeclineReason.choices, initial="generic"
     )
 
 

@@ -45,8 +45,9 @@ def game_group(game_id: int) -> str:
 
 
 def user_group(user_id: int) -> str:
-    """The group of one user's open sockets (the lobby's and the tables'): told when their seek
-    is joined, closed when they are banned."""
+    """The group of one user's open sockets (their own socket on every page, the lobby's and the
+    tables'): told when their seek is joined or a challenge to or from them changes, closed when
+    they are banned."""
     return f"user-{user_id}"
 
 

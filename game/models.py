@@ -286,3 +286,118 @@ class PoolEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.clock_initial // 60}+{self.clock_increment}"
+
+
+class Challenge(models.Model):
+    """One player's invitation to another to play a game with the options it names; accepted, it
+    becomes a game like any other (``game.challenges``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    class DeclineReason(models.TextChoices):
+        """Why a challenge was declined: a fixed list (lichess's), so that the answer reads in the
+        challenger's own language and carries no free text to moderate."""
+
+        GENERIC = "generic", _("I am not accepting challenges at the moment.")
+        LATER = "later", _("This is not the right time for me, please ask again later.")
+        TOO_FAST = "too_fast", _("This time control is too fast for me.")
+        TOO_SLOW = "too_slow", _("This time control is too slow for me.")
+        TIMED = "timed", _("I would rather play on the clock.")
+        UNTIMED = "untimed", _("I would rather play untimed.")
+        RATED = "rated", _("I would rather play rated games.")
+        CASUAL = "casual", _("I would rather play casual games.")
+        VARIANT = "variant", _("I would rather not play these rules.")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("challenger"),
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        verbose_name=_("challenged player"),
+    )
+    # The game options, as a seek keeps them: the challenger's trump, the rules and the clock.
+    trump = models.CharField(_("challenger's trump"), max_length=1, choices=SUITS)
+    deck = models.PositiveSmallIntegerField(
+        _("pack"), choices=[(36, "36"), (32, "32"), (24, "24")], default=36
+    )
+    must_beat = models.BooleanField(_("must beat"), default=False)
+    sixes_to_owner = models.BooleanField(_("sixes to owner"), default=False)
+    clock_initial = models.PositiveIntegerField(
+        _("minutes per player, in seconds"), null=True, blank=True, help_text=_("Empty: untimed.")
+    )
+    clock_increment = models.PositiveIntegerField(_("increment per turn, in seconds"), default=0)
+    rated = models.BooleanField(_("rated"), default=False)
+
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    decline_reason = models.CharField(
+        _("reason for declining"), max_length=10, choices=DeclineReason.choices, blank=True
+    )
+    #: The game an accepted challenge became.
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField()
+    #: A challenge still waiting at this moment is expired: refused if accepted, shown to no one.
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        indexes = (
+            models.Index(fields=["challenged", "status"]),
+            models.Index(fields=["challenger", "status"]),
+        )
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.challenger} → {self.challenged} ({self.status})"
+
+    @property
+    def status_shown(self) -> str:
+        """The status as it stands now, for a page: one left waiting past its expiry is expired."""
+        if self.status == self.Status.PENDING and self.expires_at <= timezone.now():
+            return str(self.Status.EXPIRED.label)
+        return str(self.get_status_display())
+
+    @property
+    def time_control(self) -> tuple[int, int] | None:
+        """The clock as the lobby's forms and the services name it: (minutes, increment)."""
+        if self.clock_initial is None:
+            return None
+        return self.clock_initial // 60, self.clock_increment
+
+    @property
+    def clock(self) -> str:
+        """The time control as the lobby writes it (``3+2``); empty when untimed."""
+        control = self.time_control
+        return f"{control[0]}+{control[1]}" if control is not None else ""
+
+    @property
+    def speed(self) -> Speed:
+        return speed_of(self.clock_initial, self.clock_increment)
+
+    @property
+    def expires_ms(self) -> int:
+        """When it expires, in milliseconds since the epoch, for the page's script."""
+        return int(self.expires_at.timestamp() * 1000)
+
+    @property
+    def challenger_name(self) -> str:
+        return player_name(self.challenger)
+
+    @property
+    def challenged_name(self) -> str:
+        return player_name(self.challenged)

@@ -29,4 +29,5 @@ websocket_urlpatterns = [
     path("ws/games/<game_id:pk>/", consumers.GameConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/pool/", consumers.PoolConsumer.as_asgi()),
+    path("ws/me/", consumers.UserConsumer.as_asgi()),
 ]

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from chat.rooms import Room
 from game import engine
-from game.models import Game, Move
+from game.models import Challenge, Game, Move
 
 
 def start_position(game: Game) -> engine.Position:
@@ -171,3 +171,43 @@ def lobby_seeks() -> tuple[list[Game], int]:
     seeks = list(open_seeks()[:LOBBY_SEEKS])
     more = open_seeks().count() - len(seeks) if len(seeks) == LOBBY_SEEKS else 0
     return seeks, more
+
+
+# --- Challenges ---------------------------------------------------------------------------------
+
+
+def challenges_waiting(user: object, now: datetime) -> tuple[list[Challenge], list[Challenge]]:
+    """The unexpired challenges waiting for an answer to or from ``user``, read in one query
+    (every page of theirs shows them): those to them, from players who may still play, and
+    theirs; each oldest first."""
+    user_id = getattr(user, "pk", None)
+    waiting = (
+        Challenge.objects.filter(Q(challenged_id=user_id) | Q(challenger_id=user_id))
+        .filter(status=Challenge.Status.PENDING, expires_at__gt=now)
+        .select_related("challenger", "challenged")
+        .order_by("created_at", "pk")
+    )
+    incoming, outgoing = [], []
+    for challenge in waiting:
+        if challenge.challenger_id == user_id:
+            outgoing.append(challenge)
+        elif challenge.challenger.is_active:
+            incoming.append(challenge)
+    return incoming, outgoing
+
+
+def challenges_answered(user: object, limit: int = 20) -> list[Challenge]:
+    """The latest of ``user``'s challenges, made or received, that are no longer waiting (an
+    expired one is shown so even if no one marked it), newest first."""
+    user_id = getattr(user, "pk", None)
+    mine = Challenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id))
+    over = mine.exclude(status=Challenge.Status.PENDING, expires_at__gt=timezone.now())
+    return list(over.select_related("challenger", "challenged", "game")[:limit])
+
+
+def challenge_with_players(challenge_id: int) -> Challenge | None:
+    return (
+        Challenge.objects.select_related("challenger", "challenged", "game")
+        .filter(pk=challenge_id)
+        .first()
+    )

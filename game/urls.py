@@ -19,4 +19,9 @@ urlpatterns = [
     path("games/<int:pk>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("games/<int:pk>/<slug:name>/", views.action, name="action"),
     path("invite/<str:token>/", views.invite, name="invite"),
+    path("challenges/", views.challenges_page, name="challenges"),
+    path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
+    path("challenges/<int:pk>/decline/", views.challenge_decline, name="challenge_decline"),
+    path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("players/<str:username>/challenge/", views.challenge_create, name="challenge_create"),
 ]

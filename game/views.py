@@ -7,7 +7,9 @@ message in that partial, never as an error page.
 
 from collections.abc import Callable
 
+from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -21,15 +23,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.limits import Limit, limited, too_many
 from chat import services as chat_services
 from chat.selectors import chat_for
-from game import services
+from game import challenges, services
 from game.engine import fairness
-from game.forms import ComputerForm, GameOptionsForm, JoinForm, SeekForm
+from game.forms import ChallengeForm, ComputerForm, DeclineForm, GameOptionsForm, JoinForm, SeekForm
 from game.models import Game
 from game.pool import pool_clocks
-from game.selectors import chat_room, games_being_played, games_in_play, lobby_seeks
+from game.selectors import (
+    challenges_answered,
+    chat_room,
+    games_being_played,
+    games_in_play,
+    lobby_seeks,
+)
 from game.services import GameError, TooManySeeks
 from game.table_markup import render_table
 from game.tables import table_for
+from game.templatetags.challenges import notices_html
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -311,3 +320,99 @@ def chat_mute(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return render(request, "chat/_chat.html", {"chat": chat_for(room, request.user)})
     return redirect(game.get_absolute_url())
+
+
+# --- Challenges ----------------------------------------------------------------------------------
+
+
+@login_required
+def challenges_page(request: HttpRequest) -> HttpResponse:
+    """One's challenges that are over, made and received; those waiting are on every page
+    (``#challenges``), with their forms, which work without JavaScript too."""
+    return render(request, "game/challenges.html", {"answered": challenges_answered(request.user)})
+
+
+def _challenge_answer(
+    request: HttpRequest, error: str | None = None, done: str = ""
+) -> HttpResponse:
+    """After a challenge's POST: for htmx the page's ``#challenges`` as it now stands (with why
+    the POST was refused); without it, the challenges page, saying what happened."""
+    if request.htmx:
+        return HttpResponse(notices_html(request.user, request=request, error=error))
+    if error:
+        messages.error(request, error)
+    elif done:
+        messages.success(request, done)
+    return redirect("game:challenges")
+
+
+def _problems(form: forms.Form) -> str:
+    return " ".join(str(problem) for problems in form.errors.values() for problem in problems)
+
+
+#: Challenges sent per player (``LIMIT_CHALLENGES``): a challenge shows on its player's every
+#: page, and one player may send each other one at a time, but not everyone one after another.
+CHALLENGES = Limit(
+    "challenges",
+    "LIMIT_CHALLENGES",
+    key="user",
+    message=gettext_lazy("You have sent too many challenges for now."),
+)
+
+
+@login_required
+@require_POST
+@limited(CHALLENGES)
+def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
+    challenged = get_object_or_404(get_user_model(), username=username)
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _challenge_answer(request, _problems(form))
+    try:
+        challenges.challenge_create(
+            challenger=request.user,
+            challenged=challenged,
+            rated=form.cleaned_data["rated"],
+            **form.table_settings(),
+        )
+    except GameError as error:
+        return _challenge_answer(request, str(error))
+    return _challenge_answer(request, done=_("Your challenge is sent."))
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    form = JoinForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise GameError(_("Choose your trump suit."))
+        trump = form.cleaned_data["trump"]
+        game = challenges.challenge_accept(challenge_id=pk, user=request.user, trump=trump)
+    except GameError as error:
+        return _challenge_answer(request, str(error))
+    return _go(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    form = DeclineForm(request.POST)
+    if not form.is_valid():
+        return _challenge_answer(request, _problems(form))
+    reason = form.cleaned_data["reason"]
+    try:
+        challenges.challenge_decline(challenge_id=pk, user=request.user, reason=reason)
+    except GameError as error:
+        return _challenge_answer(request, str(error))
+    return _challenge_answer(request, done=_("You declined the challenge."))
+
+
+@login_required
+@require_POST
+def challenge_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        challenges.challenge_cancel(challenge_id=pk, user=request.user)
+    except GameError as error:
+        return _challenge_answer(request, str(error))
+    return _challenge_answer(request, done=_("Your challenge is cancelled."))

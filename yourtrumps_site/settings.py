@@ -34,6 +34,8 @@ Environment variables:
   optionally ``N/15m``): sign-ups per address (default ``10/h``), invitation links opened per
   address (``20/h``), records imported and analyses asked per player (``30/h``, ``10/h``),
   reports sent per player (``10/d``).
+- ``LIMIT_CHALLENGES``: challenges sent per player (default ``60/h``): one player may challenge
+  another only once at a time, and this keeps them from challenging everyone in turn.
 - ``LIMIT_PASSWORD_RESETS``, ``LIMIT_EMAIL_LINKS``: the same for mail: password reset links asked
   for per address (default ``5/h``), email verification links sent per player (``5/h``).
 - ``LIMIT_OPEN_SEEKS``: how many games one player may have waiting for an opponent; default 5.
@@ -500,6 +502,7 @@ LIMIT_IMPORTS = env_rate("LIMIT_IMPORTS", "30/h")  # records imported per player
 # Analyses asked per player; at most ANALYSES_PER_USER of them under way at once besides.
 LIMIT_ANALYSES = env_rate("LIMIT_ANALYSES", "10/h")
 LIMIT_REPORTS = env_rate("LIMIT_REPORTS", "10/d")  # reports sent per player
+LIMIT_CHALLENGES = env_rate("LIMIT_CHALLENGES", "60/h")  # challenges sent per player
 # Mail the site sends on request: no one makes it flood an address.
 LIMIT_PASSWORD_RESETS = env_rate("LIMIT_PASSWORD_RESETS", "5/h")  # reset links asked per address
 LIMIT_EMAIL_LINKS = env_rate("LIMIT_EMAIL_LINKS", "5/h")  # verification links per player

@@ -106,7 +106,7 @@ CHECK_SIZES = (
     + TARGETS
     + """
   for (const e of targets) {
-    const box = e.type === "checkbox" ? e.closest("label") || e : e;
+    const box = ["checkbox", "radio"].includes(e.type) ? e.closest("label") || e : e;
     const inline = e.tagName === "A" && getComputedStyle(e).display === "inline";
     const scroller = !e.matches("a, button, input, select, textarea");
     const height = box.getBoundingClientRect().height;
@@ -300,6 +300,7 @@ class ScreensTests(ChannelsLiveServerTestCase):
             "profile-closed": ("/accounts/players/olga/", "anna"),
             "leaderboard": ("/accounts/players/leaderboard/untimed/", "anna"),
             "settings": ("/accounts/settings/", "anna"),
+            "challenges": ("/challenges/", "anna"),
             "email-verified": (scene.verify, ""),
             "moderation": ("/moderation/", "mila"),
             "moderation-log": ("/moderation/log/", "mila"),
