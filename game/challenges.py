@@ -28,7 +28,7 @@ from accounts.selectors import challenges_from, player_name, ratings_now
 from chat.selectors import has_muted
 from game.live import send_after_commit, user_group
 from game.models import Challenge, Game
-from game.services import GameError, _new_game, _start, _suit
+from game.services import GameError, _deal_part, _new_game, _start, _suit
 from game.templatetags.bidi import isolate
 
 #: How long a challenge waits for its answer: long enough to see it between two games, short
@@ -200,6 +200,7 @@ def _begin(challenge: Challenge, user: AbstractBaseUser, trump: str, now: dateti
         challenge.time_control,
     )
     game.seat1 = user  # type: ignore[assignment]
+    game.part1 = _deal_part("")[0]  # the challenge's answer carries no browser's part
     game.trump1 = _suit(trump)
     if game.trump1 == game.trump0:
         raise GameError(_("Your trump suit must differ from your opponent's."))

@@ -211,11 +211,12 @@ def _new_game(
     must_beat: bool,
     sixes_to_owner: bool,
     time_control: tuple[int, int] | None,
-    part: str,
-    secret: str,
+    part: str = "",
+    secret: str = "",
 ) -> Game:
     """An unsaved game with its creator in seat 0, the table's settings checked, the server's
-    ``secret`` (drawn now if none) and seat 0's ``part`` (from its browser) of the deal."""
+    ``secret`` (drawn now if none) and seat 0's ``part`` (from its browser; drawn by the server
+    if none) of the deal."""
     table_rules(deck, must_beat, sixes_to_owner)
     initial, increment = _clock(time_control)
     part0, from_browser = _deal_part(part)
@@ -283,6 +284,7 @@ def game_create_paired(
     trump0, trump1 = random.sample([suit.letter for suit in engine.Suit], 2)
     game = _new_game(seat0, trump0, 36, False, False, time_control)
     game.seat1 = seat1  # type: ignore[assignment]
+    game.part1 = _deal_part("")[0]  # no browser sent one: the pairing came over a socket
     game.trump1 = trump1
     game.rated = rated
     _start(game, timezone.now())

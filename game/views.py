@@ -368,12 +368,16 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     form = ChallengeForm(request.POST)
     if not form.is_valid():
         return _challenge_answer(request, _problems(form))
+    options = form.table_settings()
+    # The deal's secret is drawn when the challenge is accepted, after this part would have
+    # arrived: a part the server saw first proves nothing, so the server draws both.
+    del options["part"]
     try:
         challenges.challenge_create(
             challenger=request.user,
             challenged=challenged,
             rated=form.cleaned_data["rated"],
-            **form.table_settings(),
+            **options,
         )
     except GameError as error:
         return _challenge_answer(request, str(error))
