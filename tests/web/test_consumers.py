@@ -69,23 +69,23 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
         await socket.disconnect()
 
 
-def _queries_logged_after_one() -> tuple[int, int]:
-    """This thread's identity and how many queries its connection has logged, after one more."""
+def _queries_logged_after_one() -> tuple[str, int]:
+    """This thread's name and how many queries its connection has logged, after one more."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
-    return threading.get_ident(), len(connection.queries_log)
+    return threading.current_thread().name, len(connection.queries_log)
 
 
 async def test_each_piece_of_a_socket_s_database_work_logs_only_its_own_queries(settings):
     # With DEBUG, Django logs a thread's queries and forgets them when a request starts: the
-    # consumers' one long-lived thread forgets them before each piece of work instead.
+    # sockets' long-lived threads forget them before each piece of work instead.
     from game import consumers
 
     work = consumers._in_db_thread(_queries_logged_after_one)
     settings.DEBUG = True
-    seen = [await work() for _ in range(3)]
-    assert len({thread for thread, _ in seen}) == 1  # the one thread, used again
-    assert [logged for _, logged in seen] == [1, 1, 1]
+    seen = [await work() for _ in range(6)]
+    assert all(thread.startswith("socket-db") for thread, _ in seen)  # the sockets' own threads
+    assert [logged for _, logged in seen] == [1] * 6
 
 
 @pytest.mark.parametrize("game_id", ["999999", "0", str(2**63), "1" * 40])
