@@ -195,8 +195,9 @@ class MoveLogs:
         """The log's items for ``game`` after ``moves`` (at least one), the last one current."""
         first = game.first_player or 0
         movers = (first, game.seat_name(0), game.seat_name(1))
-        with self._lock:
-            kept = self._logs.get(game.pk)
+        active = game.status == ACTIVE
+        with self._lock:  # a game that is over is rendered once more, and forgotten
+            kept = self._logs.get(game.pk) if active else self._logs.pop(game.pk, None)
         n = len(moves)
         if kept is not None and kept.movers == movers and kept.moves == moves:
             return kept.items
@@ -209,10 +210,10 @@ class MoveLogs:
         lines = [move_line(turn_at(moves, ply, first, names), False) for ply in range(start, n - 1)]
         current = move_line(turn_at(moves, n - 1, first, names), True)
         log = _Log(movers, moves, "".join([done, *lines, current]), len(current))
+        if not active:
+            return log.items
         with self._lock:
-            if game.status != ACTIVE:  # over: its tables are rendered once
-                self._logs.pop(game.pk, None)
-            elif game.pk not in self._logs or len(self._logs[game.pk].moves) <= n:
+            if game.pk not in self._logs or len(self._logs[game.pk].moves) <= n:
                 self._logs[game.pk] = log
                 self._logs.move_to_end(game.pk)
                 while len(self._logs) > self.size:
