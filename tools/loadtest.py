@@ -273,7 +273,7 @@ class Report:
     #: (:class:`HostCpu`). ``None`` where ``/proc/stat`` is missing.
     speed_probe_seconds: tuple[float, float] = (math.nan, math.nan)
     host_cpu: HostCpu | None = None
-    games_resigned: int = 0  # of the games finished, those resigned at ``--resign-after``
+    games_resigned: int = 0  # of the games finished, those resigned at their drawn limit
     #: How late this client's event loop woke from a short sleep, sampled all through the play:
     #: a turn's latency includes the client's own delays (its CPU, its cycle collector), and
     #: this tells a reader how much of a tail may be the client's rather than the server's.
@@ -688,8 +688,9 @@ class Config:
     #: Cut the play into slices this long, each reported as it ends and in the report (0: none).
     slice_seconds: float = 0.0
     take_chance: float = 0.1  # how often a player takes when it could play: keeps games finite
-    #: Resign a game that reached this many plies (0: play every game out). Random turns make
-    #: games of thousands of plies; people's games end, and a long run needs them to.
+    #: Resign each game at a ply drawn between 1 and twice this, so this many on average (0: play
+    #: every game out). Random turns make games of thousands of plies; people's games end, and
+    #: at moments of their own: one limit for all would end every game in the same minute.
     resign_after: int = 0
     pids: list[int] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
@@ -1114,6 +1115,7 @@ class Match:
         self.run = run
         self.players = (first, second)
         self.game_ids: list[int] = []
+        self.resign_at = 0  # this game's ply to resign at (``Config.resign_after``)
 
     async def start_game(self) -> None:
         """A seek by the first player, joined by the second; then both sockets (with
@@ -1194,6 +1196,8 @@ class Match:
                 if need_game:
                     await (self._next_game() if self.game_ids else self.start_game())
                     need_game = False
+                    if run.config.resign_after:
+                        self.resign_at = run.rng.randint(1, 2 * run.config.resign_after)
                 over = await self.turn()
             except Failed:
                 failures += 1
@@ -1233,7 +1237,7 @@ class Match:
             return False
         table = mover.table
         assert table is not None
-        if run.config.resign_after and table.ply >= run.config.resign_after:
+        if self.resign_at and table.ply >= self.resign_at:
             await mover.resign()
             run.stats.games_resigned += 1
             return True

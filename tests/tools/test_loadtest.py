@@ -336,7 +336,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert "all 8 sockets open; resident memory (MB): pid " + pid in progress
         assert "slice 1, 0-3 s: " in progress and "slice 2, 3-6 s: " in progress
 
-    def test_games_resigned_at_the_ply_limit_end_and_are_followed_by_rematches(self) -> None:
+    def test_games_resigned_at_their_drawn_limits_are_followed_by_rematches(self) -> None:
         report = self._play(games=3, seconds=6, seat_first=True, think=(0.01, 0.05), resign_after=6)
         assert report.games_resigned > 0
         assert report.games_finished >= report.games_resigned

@@ -79,8 +79,9 @@ class Command(BaseCommand):
             type=int,
             default=0,
             metavar="PLIES",
-            help="resign each game that reaches this many plies, as people end games that random "
-            "turns would make thousands of plies long (default 0: play every game out)",
+            help="resign each game at a ply drawn between 1 and twice this (so this many on "
+            "average), as people end games, each at its own moment, that random turns would make "
+            "thousands of plies long (default 0: play every game out)",
         )
         parser.add_argument(
             "--mode",
