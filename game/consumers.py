@@ -341,7 +341,52 @@ def _chat_log(game_id: int, user: object) -> str:
 _refuses_socket = _in_db_thread(_refused)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class _InUserGroup(AsyncWebsocketConsumer):
+    """A socket in its user's group (:func:`game.live.user_group`), when someone is logged in:
+    a ban closes it. The group's other messages are for the user's other sockets; a consumer
+    shows those it is for."""
+
+    user_group: str | None = None
+
+    async def join_user_group(self) -> None:
+        self.user_group = _user_group(self.scope.get("user"))
+        if self.user_group:
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.user_group:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        await self.close(code=BANNED_CODE)
+
+    async def seek_joined(self, event: dict[str, Any]) -> None:
+        """A seek of this user's was joined: the lobby's socket takes them to the table."""
+
+    async def challenge_changed(self, event: dict[str, Any]) -> None:
+        """A challenge to or from this user changed: their own socket shows it (UserConsumer)."""
+
+
+class _LoggedInSocket(_InUserGroup):
+    """A socket only for someone logged in and not banned, closed with a code that says which."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            await self.close(code=LOGIN_NEEDED_CODE)
+            return
+        if await _refuses_socket(user):
+            await self.close(code=BANNED_CODE)
+            return
+        await self.join_user_group()
+        await self.accept()
+        await self.opened(user)
+
+    async def opened(self, user: Any) -> None:
+        """The socket is open for ``user``."""
+
+
+class GameConsumer(_InUserGroup):
     """Players and spectators of one game; anyone may watch, so no login is needed."""
 
     version = -1  # the version of the table this socket has sent
@@ -358,9 +403,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.viewer = arrival.viewer
         _TABLES.watch(self.game_id, self.viewer, user)
-        self.user_group = _user_group(user)
-        if self.user_group:
-            await self.channel_layer.group_add(self.user_group, self.channel_name)
+        await self.join_user_group()
         await self.accept()
         # A reconnect may have missed changes: start from the table (and the chat, where the
         # game has one) as the server has them, in one message.
@@ -372,8 +415,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "viewer"):
             _TABLES.unwatch(self.game_id, self.viewer)
-        if getattr(self, "user_group", None):
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        await super().disconnect(code)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A turn or a chat line from a player. A turn that lands reaches everyone through
@@ -421,16 +463,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=BANNED_CODE)
-
-    async def seek_joined(self, event: dict[str, Any]) -> None:
-        """A seek of this user's was joined: a table follows its own game (this one's table comes
-        with its new version), and the lobby takes them to it."""
-
-    async def challenge_changed(self, event: dict[str, Any]) -> None:
-        """A challenge to or from this user changed: their own socket shows it (UserConsumer)."""
-
 
 _read_seeks = _in_db_thread(lobby_seeks)
 
@@ -461,7 +493,7 @@ class LobbySeeks:
 _LOBBY_SEEKS = LobbySeeks()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(_InUserGroup):
     """The lobby's open seeks, pushed whenever one opens, closes or is taken."""
 
     async def connect(self) -> None:
@@ -469,21 +501,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.close(code=BANNED_CODE)
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        self.user_group = _user_group(self.scope.get("user"))
-        if self.user_group:
-            await self.channel_layer.group_add(self.user_group, self.channel_name)
+        await self.join_user_group()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-        if getattr(self, "user_group", None):
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
-
-    async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=BANNED_CODE)
-
-    async def challenge_changed(self, event: dict[str, Any]) -> None:
-        """A challenge to or from this user changed: their own socket shows it (UserConsumer)."""
+        await super().disconnect(code)
 
     async def seek_joined(self, event: dict[str, Any]) -> None:
         """Someone joined this user's seek: the page goes to the table (``static/js/lobby.js``),
@@ -500,8 +523,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return oob(seeks_html(seeks, more, self.scope.get("user")), "seeks")
 
 
-#: The close code of a pool socket opened without logging in.
-LOGIN_NEEDED_CODE = 4401
 #: The longest frame a pool socket reads: ``{"clock": "10+5", "rated": false}`` with room.
 MAX_POOL_FRAME = 128
 
@@ -527,7 +548,7 @@ def _looking(waiting: pool.Waiting) -> str:
     return _("Looking for an opponent rated %(low)s to %(high)s…") % {"low": low, "high": high}
 
 
-class PoolConsumer(AsyncWebsocketConsumer):
+class PoolConsumer(_LoggedInSocket):
     """A lobby's quick pairing (``game.pool``, ``static/js/pool.js``): the page sends the time
     control, and hears JSON back: ``status`` while waiting (again each second, as the range of
     ratings widens), ``url`` once paired, ``error`` when refused or when another page of the
@@ -537,23 +558,11 @@ class PoolConsumer(AsyncWebsocketConsumer):
 
     asker: asyncio.Task[None] | None = None
 
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        if not getattr(user, "is_authenticated", False):
-            await self.close(code=LOGIN_NEEDED_CODE)
-            return
-        if await _in_db_thread(_refused)(user):
-            await self.close(code=BANNED_CODE)
-            return
-        self.user_group = user_group(user.pk)
-        await self.channel_layer.group_add(self.user_group, self.channel_name)
-        await self.accept()
-
     async def disconnect(self, code: int) -> None:
         if self.asker is not None:
             self.asker.cancel()
-        if getattr(self, "user_group", None):
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if self.user_group:  # it was open: its entry, if any, leaves the pool
+            await super().disconnect(code)
             await _in_db_thread(pool.pool_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -610,15 +619,6 @@ class PoolConsumer(AsyncWebsocketConsumer):
         """Another page of this player entered the pool in this one's place."""
         await self._refuse(_("You are looking for an opponent on another page."))
 
-    async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=BANNED_CODE)
-
-    async def seek_joined(self, event: dict[str, Any]) -> None:
-        """A seek of this player's was joined: their lobby's own socket takes them there."""
-
-    async def challenge_changed(self, event: dict[str, Any]) -> None:
-        """A challenge to or from this player changed: their own socket shows it (UserConsumer)."""
-
 
 def _notices(user: Any, challenge_id: int | None) -> str:
     """``#challenges`` for ``user``'s socket, ready to swap in: when ``challenge_id`` is one of
@@ -634,36 +634,16 @@ def _notices(user: Any, challenge_id: int | None) -> str:
     return f'<div id="challenges" hx-swap-oob="innerHTML">{html}</div>'
 
 
-class UserConsumer(AsyncWebsocketConsumer):
+class UserConsumer(_LoggedInSocket):
     """A logged-in user's own socket, open on every page of theirs (``base.html``): in their
     user group, it shows the challenges to them as they arrive and the answers to theirs. Its
-    work is a read and a render per change, on Channels' own thread."""
+    work is a read and a render per change, in the sockets' threads."""
 
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        if not getattr(user, "is_authenticated", False):
-            await self.close(code=LOGIN_NEEDED_CODE)
-            return
-        if await _in_db_thread(_refused)(user):
-            await self.close(code=BANNED_CODE)
-            return
-        self.group = user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+    async def opened(self, user: Any) -> None:
         # A reconnect may have missed changes: start from the challenges as they stand.
         await self.send(text_data=await _in_db_thread(_notices)(user, None))
-
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def challenge_changed(self, event: dict[str, Any]) -> None:
         user = self.scope["user"]
         html = await _in_db_thread(_notices)(user, event["challenge"])
         await self.send(text_data=html)
-
-    async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=BANNED_CODE)
-
-    async def seek_joined(self, event: dict[str, Any]) -> None:
-        """A seek of this user's was joined: the lobby's socket takes them to the table."""
