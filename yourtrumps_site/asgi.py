@@ -23,13 +23,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.layers import InMemoryChannelLayer, get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
 from yourtrumps_site.serving.layer_watch import LayerWatch  # noqa: E402
 from yourtrumps_site.serving.pool_watch import watch_pool  # noqa: E402
 from yourtrumps_site.socket_language import SocketLanguageMiddleware  # noqa: E402
-from yourtrumps_site.sockets import UnknownPathConsumer  # noqa: E402
+from yourtrumps_site.sockets import ForgetQueries, UnknownPathConsumer  # noqa: E402
 
 #: The game's routes, then a catch-all that refuses every other path.
 websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_asgi())]
@@ -39,9 +40,10 @@ websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_
 # long (its Server-Timing's ``publish``) and every socket stood still meanwhile.
 layer = get_channel_layer()
 
-sockets = AllowedHostsOriginValidator(
-    AuthMiddlewareStack(SocketLanguageMiddleware(URLRouter(websocket_routes)))
-)
+sockets = AuthMiddlewareStack(SocketLanguageMiddleware(URLRouter(websocket_routes)))
+if settings.DEBUG:
+    sockets = ForgetQueries(sockets)
+sockets = AllowedHostsOriginValidator(sockets)
 if not isinstance(layer, InMemoryChannelLayer):  # one process's own layer loses nothing
     sockets = LayerWatch(sockets)  # outermost: a refusal costs no session read
 
@@ -49,11 +51,13 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": sockets}
 
 watch_pool()  # on PostgreSQL: after a restart, no dead connection is handed out
 
-# A crowd's objects live long (sockets, their consumers, the games kept here) and Python's cycle
-# collector scanned them all every few seconds: with 500 games, a full collection every 5 s
-# stopped every socket for 50 to 400 ms. What start-up made is frozen out of its reach, and young
-# objects are collected seventy times less often, most of them freed meanwhile when their turn's
-# work is done (500 games for 60 s: no full collection after start-up, 1.0 s of collections in
-# all instead of 3.2 to 4.2 s, 25 MB more memory).
+# A crowd's objects live long (sockets, their consumers, the games kept here). With Python's
+# default thresholds a full collection every 5 s stopped every socket for 50 to 400 ms; with
+# full collections made rare, a closed socket's Twisted and Daphne objects, which hold each other
+# in cycles and lived as long as their game, were never freed (about 40 KB a game ended). What
+# start-up made is frozen out of the collector's reach; young objects are collected fourteen
+# times less often than by default, and a full collection may follow every tenth of those (Python
+# makes one only once the objects promoted since the last are a quarter of those it kept): under
+# 200 games of 20 plies, one every 30 s or so, of 80 to 140 ms (docs/load.md).
 gc.freeze()
-gc.set_threshold(50_000, 20, 100)
+gc.set_threshold(10_000, 10, 0)
