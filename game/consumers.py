@@ -503,6 +503,9 @@ class LobbyConsumer(_InUserGroup):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.join_user_group()
         await self.accept()
+        # A reconnect (after a Redis restart, say) may have missed changes: start from the seeks
+        # as they stand.
+        await self.lobby_changed({})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)

@@ -25,6 +25,8 @@ async def connect(path, user):
     communicator.scope["user"] = user
     connected, _ = await communicator.connect()
     assert connected
+    if path == "/ws/lobby/":  # a lobby socket starts from the seeks as they stand
+        assert 'id="seeks" hx-swap-oob="outerHTML"' in await communicator.receive_from(timeout=5)
     return communicator
 
 
@@ -98,6 +100,21 @@ async def test_an_unknown_game_is_refused(game_id):
     await communicator.disconnect()  # the consumer ends now, not when the test's loop is torn down
 
 
+async def test_a_lobby_socket_starts_from_the_seeks_opened_before_it_connected():
+    @database_sync_to_async
+    def open_seek():
+        carol = get_user_model().objects.create_user("carol", password="pw-carol-123")
+        return services.game_create_seek(user=carol, trump="C")
+
+    await open_seek()  # while the page's socket was away (a Redis restart, say)
+    lobby = WebsocketCommunicator(application, "/ws/lobby/")
+    lobby.scope["user"] = AnonymousUser()
+    assert (await lobby.connect())[0]
+    html = await lobby.receive_from(timeout=5)
+    assert 'id="seeks" hx-swap-oob="outerHTML"' in html and "carol" in html
+    await lobby.disconnect()
+
+
 async def test_the_lobby_updates_when_a_seek_opens():
     lobby = await connect("/ws/lobby/", AnonymousUser())
 
@@ -153,6 +170,7 @@ async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypa
         for name in ("carol", "dave")
     ]
     sockets = [await connect("/ws/lobby/", user) for user in (carol, dave, AnonymousUser())]
+    reads.clear()  # each socket's own, on connecting
     await database_sync_to_async(services.game_create_seek)(user=carol, trump="C")
     lists = [await socket.receive_from(timeout=5) for socket in sockets]
     assert reads == [1]

@@ -171,6 +171,7 @@ async def test_a_ban_ends_the_live_game_for_both_and_closes_the_banned_players_s
     lobby = WebsocketCommunicator(application, "/ws/lobby/")
     lobby.scope["user"] = users["alice"]
     assert (await lobby.connect())[0]
+    assert 'id="seeks"' in await lobby.receive_from(timeout=5)  # the seeks as they stand
     await database_sync_to_async(services.moderation_ban)(
         moderator=users["mod"], user=users["alice"], reason="cheating"
     )
