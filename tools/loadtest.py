@@ -73,7 +73,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -175,6 +175,18 @@ class Latency:
             max=max(ms) if ms else math.nan,
         )
 
+    @staticmethod
+    def header(width: int) -> str:
+        """The heading of a table of latencies whose names are ``width`` wide."""
+        figures = "".join(f"{name:>10}" for name in ("p50", "p95", "p99", "max"))
+        return f"  {'latency (ms)':<{width}}{'count':>8}{figures}"
+
+    def row(self, name: str, width: int) -> str:
+        return (
+            f"  {name:<{width}}{self.count:>8}{self.p50:>10.1f}{self.p95:>10.1f}"
+            f"{self.p99:>10.1f}{self.max:>10.1f}"
+        )
+
 
 @dataclass
 class Seated:
@@ -243,8 +255,56 @@ def megabytes(kb: int | None) -> str:
     return "gone" if kb is None else f"{kb / 1024:.1f}"
 
 
+class Figures:
+    """What every report of a load run ends with: its errors, the CPU it cost the client and
+    the servers, and the host's load average; and how it is written as JSON."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    errors: dict[str, int]
+    client_cpu_seconds: float
+    server_cpu_seconds: dict[str, float]
+    load_average_start: tuple[float, float, float]
+    load_average_end: tuple[float, float, float]
+    problems: list[str]
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    def cost_lines(self, busy: float | None = None) -> list[str]:
+        """The errors, the CPU (as a share of a core over ``busy`` seconds, when given) and the
+        load average, as the report's lines."""
+
+        def share(seconds: float) -> str:
+            return f" ({seconds / busy:.0%} of a core)" if busy is not None else ""
+
+        lines = [
+            f"  errors: {self.error_count}"
+            + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
+            f"  client CPU {self.client_cpu_seconds:.1f} s{share(self.client_cpu_seconds)}",
+        ]
+        if self.server_cpu_seconds:
+            total = sum(self.server_cpu_seconds.values())
+            each = ", ".join(f"pid {pid} {s:.1f} s" for pid, s in self.server_cpu_seconds.items())
+            lines.append(f"  server CPU {total:.1f} s{share(total)}: {each}")
+        lines.append(
+            "  load average at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
+                *self.load_average_start, *self.load_average_end
+            )
+        )
+        return lines
+
+    def problem_lines(self) -> list[str]:
+        return [f"  problem: {p}" for p in self.problems[:20]]
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["error_count"] = self.error_count
+        return json.dumps(data, indent=2, default=str)
+
+
 @dataclass
-class Report:
+class Report(Figures):
     """What a run measured; :meth:`format` prints it, :func:`dataclasses.asdict` gives JSON."""
 
     url: str
@@ -295,18 +355,11 @@ class Report:
     resident_kb_seated: dict[str, int | None] = field(default_factory=dict)
     resident_kb_end: dict[str, int | None] = field(default_factory=dict)
 
-    @property
-    def error_count(self) -> int:
-        return sum(self.errors.values())
-
     def format(self) -> str:
         """The final report as a small text table."""
 
         def row(name: str, lat: Latency) -> str:
-            return (
-                f"  {name:<16}{lat.count:>8}{lat.p50:>10.1f}{lat.p95:>10.1f}"
-                f"{lat.p99:>10.1f}{lat.max:>10.1f}"
-            )
+            return lat.row(name, 16)
 
         def parts(post_parts: dict[str, Latency]) -> list[str]:
             if not post_parts:
@@ -332,7 +385,7 @@ class Report:
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
             f"games started {self.games_started}, finished {self.games_finished}"
             + (f" ({self.games_resigned} resigned at the limit)" if self.games_resigned else ""),
-            f"  {'latency (ms)':<16}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
+            Latency.header(16),
             row(f"turn ({self.via})", self.turn),
             *parts(self.post_parts),
             row("relay", self.relay),
@@ -372,21 +425,7 @@ class Report:
                     for pid, kb in self.resident_kb_end.items()
                 )
             )
-        lines += [
-            f"  errors: {self.error_count}"
-            + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
-            f"  client CPU {self.client_cpu_seconds:.1f} s ({self.client_cpu_seconds / busy:.0%}"
-            " of a core)",
-        ]
-        if self.server_cpu_seconds:
-            total = sum(self.server_cpu_seconds.values())
-            each = ", ".join(f"pid {pid} {s:.1f} s" for pid, s in self.server_cpu_seconds.items())
-            lines.append(f"  server CPU {total:.1f} s ({total / busy:.0%} of a core): {each}")
-        lines.append(
-            "  load average at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
-                *self.load_average_start, *self.load_average_end
-            )
-        )
+        lines += self.cost_lines(busy)
         before, after = self.speed_probe_seconds
         host = (
             f"  host: the speed probe took {before:.3f} s of CPU before the play, {after:.3f} s"
@@ -398,13 +437,8 @@ class Report:
                 f" {self.host_cpu.steal:.1%} stolen"
             )
         lines.append(host)
-        lines += [f"  problem: {p}" for p in self.problems[:20]]
+        lines += self.problem_lines()
         return "\n".join(lines)
-
-    def to_json(self) -> str:
-        data = asdict(self)
-        data["error_count"] = self.error_count
-        return json.dumps(data, indent=2, default=str)
 
 
 def sorted_errors(errors: dict[str, int]) -> list[tuple[str, int]]:

@@ -25,7 +25,7 @@ import json
 import os
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import aiohttp
 
@@ -33,6 +33,7 @@ from tools.loadtest import (
     GAME_URL,
     PASSWORD,
     Config,
+    Figures,
     Latency,
     LoadTestError,
     Player,
@@ -43,7 +44,6 @@ from tools.loadtest import (
     process_cpu_seconds,
     raise_open_files_limit,
     set_up_players,
-    sorted_errors,
 )
 
 
@@ -59,7 +59,7 @@ class Arrival:
 
 
 @dataclass
-class PairingReport:
+class PairingReport(Figures):
     """What a pairing run measured; :meth:`format` prints it."""
 
     url: str
@@ -81,40 +81,18 @@ class PairingReport:
     pairs: dict[int, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
-    @property
-    def error_count(self) -> int:
-        return sum(self.errors.values())
-
     def format(self) -> str:
-        wait = self.wait
         lines = [
             f"Pairing load test against {self.url}: {self.players} players entering the "
             f"{self.clock} pool over {self.ramp:g} s",
             f"  arrivals spread over {self.arrivals_seconds:.2f} s; {self.paired} paired into "
             f"{self.games} games",
-            f"  {'latency (ms)':<30}{'count':>8}{'p50':>10}{'p95':>10}{'p99':>10}{'max':>10}",
-            f"  {'wait from the partner arriving':<30}{wait.count:>8}{wait.p50:>10.1f}"
-            f"{wait.p95:>10.1f}{wait.p99:>10.1f}{wait.max:>10.1f}",
-            f"  errors: {self.error_count}"
-            + "".join(f"\n    {n:>6}  {kind}" for kind, n in sorted_errors(self.errors)),
-            f"  client CPU {self.client_cpu_seconds:.1f} s",
+            Latency.header(30),
+            self.wait.row("wait from the partner arriving", 30),
+            *self.cost_lines(),
+            *self.problem_lines(),
         ]
-        if self.server_cpu_seconds:
-            total = sum(self.server_cpu_seconds.values())
-            each = ", ".join(f"pid {pid} {s:.1f} s" for pid, s in self.server_cpu_seconds.items())
-            lines.append(f"  server CPU {total:.1f} s: {each}")
-        lines.append(
-            "  load average at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
-                *self.load_average_start, *self.load_average_end
-            )
-        )
-        lines += [f"  problem: {p}" for p in self.problems[:20]]
         return "\n".join(lines)
-
-    def to_json(self) -> str:
-        data = asdict(self)
-        data["error_count"] = self.error_count
-        return json.dumps(data, indent=2, default=str)
 
 
 async def _enter(run: Run, arrival: Arrival, at: float) -> None:
