@@ -5,11 +5,9 @@ only players near their rating, or who muted the challenger."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from accounts import services as accounts
@@ -20,6 +18,7 @@ from game import challenges
 from game.models import Challenge, Game
 from game.selectors import challenges_answered, challenges_waiting
 from game.services import GameError
+from tests.threads import at_once, errors_of
 from tests.web.conftest import told_to_group
 
 pytestmark = pytest.mark.django_db
@@ -78,25 +77,13 @@ def test_accepting_twice_gives_one_game(alice, bob):
 @pytest.mark.django_db(transaction=True)
 def test_accepting_twice_at_once_gives_one_game(alice, bob):
     made = challenge(alice, bob)
-    barrier = threading.Barrier(4)
-    games, errors = [], []
 
-    def accept() -> None:
-        try:
-            barrier.wait(timeout=30)
-            games.append(challenges.challenge_accept(challenge_id=made.pk, user=bob, trump="H"))
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connections.close_all()
+    def accept() -> Game:
+        return challenges.challenge_accept(challenge_id=made.pk, user=bob, trump="H")
 
-    threads = [threading.Thread(target=accept) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    games = at_once([accept] * 4)
 
-    assert errors == []
+    assert errors_of(games) == []
     assert Game.objects.count() == 1
     assert {game.pk for game in games} == {Game.objects.get().pk}
 

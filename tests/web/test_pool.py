@@ -4,12 +4,10 @@ nobody paired twice however many arrive at once, and leaving."""
 from __future__ import annotations
 
 import doctest
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.db.models import Q
 from django.utils import timezone
 
@@ -19,6 +17,7 @@ from game import pool
 from game.models import Game, PoolEntry
 from game.services import GameError
 from tests.games import dealt_game
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -196,30 +195,6 @@ def test_a_player_with_a_timed_game_in_play_cannot_enter_but_an_untimed_one_does
 
 
 # --- Under real concurrent transactions -------------------------------------------------------
-
-
-def at_once(calls) -> list[object]:
-    """Run each of ``calls`` in a thread of its own, all at the same moment; what each returned
-    (or raised)."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = []
-
-    def run(call) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results.append(call())
-        except BaseException as error:
-            results.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
 
 
 def games_of(users) -> dict[str, int]:

@@ -5,11 +5,9 @@ change back."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from accounts.models import Rating, RatingChange
@@ -20,6 +18,7 @@ from game.models import Game
 from game.selectors import notations_of, stored_state
 from moderation import services as moderation
 from tests.games import dealt_game, play_to_the_end, play_turns
+from tests.threads import at_once, errors_of
 
 pytestmark = pytest.mark.django_db
 
@@ -169,29 +168,6 @@ def test_a_deviation_grows_with_the_time_since_the_last_rated_game(alice, bob):
 # --- Under real concurrent transactions -------------------------------------------------------
 
 
-def at_once(calls) -> list[object]:
-    """Run each of ``calls`` in a thread of its own, all at the same moment; what each raised."""
-    barrier = threading.Barrier(len(calls))
-    errors: list[object] = []
-
-    def run(call) -> None:
-        try:
-            barrier.wait(timeout=30)
-            call()
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return errors
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_games_of_the_same_players_ending_together_are_both_rated(alice, bob):
     """Both games' timeouts claimed twice at once: each game is rated once, one after the other
@@ -203,7 +179,7 @@ def test_two_games_of_the_same_players_ending_together_are_both_rated(alice, bob
         flag_fallen(game)
     claims = [lambda g=g: services.game_claim_timeout(game_id=g.pk) for g in games for _ in "ab"]
 
-    assert at_once(claims) == []
+    assert errors_of(at_once(claims)) == []
 
     assert RatingChange.objects.count() == 4
     for user in (alice, bob):
