@@ -15,15 +15,14 @@ the losers fail with ``database is locked``).
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection
 
 from game import engine, services
 from game.live import LIVE_GAMES
 from game.models import Game, Move
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,28 +43,15 @@ def submit_all_at_once(game: Game, count: int) -> list[object]:
     start = engine.deal(game.seed, game.trumps, game.rules)
     mover = (game.seat0, game.seat1)[start.to_move]
     turn = str(start.legal_moves()[0])
-    barrier = threading.Barrier(count)
-    outcomes: list[object] = []
 
-    def submit() -> None:
+    def submit() -> str:
         try:
-            barrier.wait(timeout=30)
             services.game_play_move(game_id=game.pk, user=mover, notation=turn, expected_ply=0)
-            outcomes.append("landed")
         except services.GameError:
-            outcomes.append("refused")
-        except BaseException as error:  # anything else is what a user would see as a 500
-            outcomes.append(error)
-        finally:
-            connections.close_all()  # this thread's connection (back to the pool on PostgreSQL)
+            return "refused"
+        return "landed"
 
-    threads = [threading.Thread(target=submit) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return outcomes
+    return at_once([submit] * count)  # anything else raised is what a user would see as a 500
 
 
 @pytest.mark.parametrize("kept", [False, True], ids=["read-locked", "kept-in-memory"])
