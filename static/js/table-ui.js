@@ -1,8 +1,8 @@
 // The table's manners, each time a new table arrives (a move's answer or the socket's push):
 // focus goes to the next action, the tab's title (and, if asked for, a quiet sound) says when it
 // is your turn, a screen reader hears the opponent's turn in words, the move log shows the
-// latest turn, and a rematch or a started game takes the page along; and Escape puts a picked
-// beating card back. Every text shown comes from the server-rendered page (it is translated there).
+// latest turn, what the reader opened (the deal's commitment) stays open, and a rematch or a
+// started game takes the page along; and Escape puts a picked beating card back. Every text shown comes from the server-rendered page (it is translated there).
 (function () {
   "use strict";
 
@@ -12,6 +12,7 @@
   let myTurn = false;
   let rematchShown = false;
   let leaving = false; // the page is on its way to another (a rematch)
+  const opened = new Set(); // the classes of the table's <details> the reader has open
 
   // The player who agrees to a rematch is sent to it twice, by their answer (HX-Redirect) and
   // by the table the socket brings: the second going would cut the first short.
@@ -106,9 +107,29 @@
     if (log) log.scrollTop = log.scrollHeight;
   }
 
+  // Each new table comes closed: what the reader opened is opened again in it.
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      const details = event.target;
+      if (!(details instanceof HTMLDetailsElement) || !details.closest("#table")) return;
+      if (details.open) opened.add(details.className);
+      else if (details.isConnected) opened.delete(details.className);
+    },
+    true // toggle does not bubble
+  );
+
+  function reopen(shown) {
+    for (const details of shown.querySelectorAll("details")) {
+      if (opened.has(details.className)) details.open = true;
+    }
+  }
+
   function arrived() {
     const shown = table();
-    if (!shown || shown.dataset.version === shownVersion) return;
+    if (!shown) return;
+    reopen(shown);
+    if (shown.dataset.version === shownVersion) return;
     const first = shownVersion === null;
     const follow = shown.querySelector("[data-follow]");
     if (leaving) return;

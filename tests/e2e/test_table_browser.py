@@ -1,9 +1,9 @@
 """The table as players expect it, in a real browser against a Daphne live server: the lobby's
 two forms, a waiting page turned game page, rematches and draw offers that both players hear of,
 focus that follows the next action, a move log that follows the game and shows whole names and
-whole turns in English and Hebrew, the opponent's turn in words and in the tab's title, a banned
-player told, the games list, the replay's keys, records' endings in words, the site's icon and the
-analysis' estimate explained."""
+whole turns in English and Hebrew, a deal commitment that stays open as turns arrive, the
+opponent's turn in words and in the tab's title, a banned player told, the games list, the
+replay's keys, records' endings in words, the site's icon and the analysis' estimate explained."""
 
 import re
 
@@ -236,6 +236,23 @@ class TableTests(helpers.BrowserTestCase):
         if page.locator(".pile__card").count():
             expect(page.locator(".pile .card--moved").first).to_be_visible()
         page.screenshot(path=self.artifacts / "table-move-log.png", full_page=True)
+
+    def test_the_deal_commitment_a_player_opened_stays_open_as_turns_arrive(self) -> None:
+        game = game_between(*users("anna", "boris"))
+        players = {0: self.player("anna"), 1: self.player("boris")}
+        page = players[0]
+        open_table(page, self.live_server_url, game)
+        full = page.locator("details.commitment .commitment__full")
+        page.locator("details.commitment summary").click()
+        expect(full).to_be_visible()
+        play_turns(game, players, 2)  # two new tables swapped in
+        expect(page.locator("#table")).to_have_attribute("data-ply", "2", timeout=LIVE)
+        expect(full).to_be_visible()
+        page.locator("details.commitment summary").click()  # closed, it stays closed
+        expect(full).to_be_hidden()
+        play_turns(game, players, 1)
+        expect(page.locator("#table")).to_have_attribute("data-ply", "3", timeout=LIVE)
+        expect(full).to_be_hidden()
 
     def test_the_move_log_shows_whole_names_and_each_turn_on_one_line(self) -> None:
         game = against_the_computer_with_beats("anna", 12)
