@@ -3,8 +3,9 @@
 Issue 19: with redis-py 8, every socket whose process received nothing for 5 s died (close 1011,
 ``TimeoutError: Timeout reading from ...``): redis-py's default socket timeout equals the
 channels-redis blocking read. Two players thinking 7 s lost their sockets 7 times in 28 s. This
-test keeps a player's and a spectator's socket quiet for a minute, through the site's own ASGI
-application (origin check, session, routing) and the layer as the settings configure it.
+test keeps a player's and a spectator's socket quiet, through the site's own ASGI application
+(origin check, session, routing) and the layer as the settings configure it, its timeouts scaled
+down five times so that the quiet spans four socket timeouts and two health checks in 12 s.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.test import Client
 from game import engine, services
 from game.models import Game
 from yourtrumps_site.asgi import application
+from yourtrumps_site.settings import REDIS_SOCKET_TIMEOUT
 
 pytestmark = [
     pytest.mark.skipif(
@@ -33,18 +35,30 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-#: Twelve times redis-py 8's default socket timeout, and four times the settings' own.
-QUIET_SECONDS = 60
+#: The settings' socket timeout and health check, each scaled down by this.
+SCALE = 5
+#: Four socket timeouts (and, as in the settings, two health checks) of the scaled layer.
+QUIET_SECONDS = 4 * REDIS_SOCKET_TIMEOUT / SCALE
 
 
 @pytest.fixture
 def redis_layer(settings: Any) -> None:
-    """The configured Redis layer on keys of this test's own."""
+    """The configured Redis layer on keys of this test's own, its timeouts scaled down."""
     layer = settings.CHANNEL_LAYERS["default"]
+    (host,) = layer["CONFIG"]["hosts"]
+    scaled = {
+        **host,
+        "socket_timeout": host["socket_timeout"] / SCALE,
+        "health_check_interval": host["health_check_interval"] / SCALE,
+    }
     settings.CHANNEL_LAYERS = {
         "default": {
             **layer,
-            "CONFIG": {**layer["CONFIG"], "prefix": f"test-idle-{uuid.uuid4().hex}"},
+            "CONFIG": {
+                **layer["CONFIG"],
+                "hosts": [scaled],
+                "prefix": f"test-idle-{uuid.uuid4().hex}",
+            },
         }
     }
 
@@ -74,7 +88,9 @@ async def open_socket(path: str, session: str | None = None) -> WebsocketCommuni
     return socket
 
 
-async def test_a_quiet_socket_stays_open_a_minute_and_gets_the_next_move(redis_layer: None) -> None:
+async def test_a_quiet_socket_outlasts_the_layers_timeouts_and_gets_the_next_move(
+    redis_layer: None,
+) -> None:
     layer = get_channel_layer()
     assert layer is not None and type(layer).__module__ != "channels.layers"  # Redis, not memory
     game, mover, session, turn = await started_game()
