@@ -248,6 +248,7 @@ class TableTests(helpers.BrowserTestCase):
         play_turns(game, players, 2)  # two new tables swapped in
         expect(page.locator("#table")).to_have_attribute("data-ply", "2", timeout=LIVE)
         expect(full).to_be_visible()
+        page.screenshot(path=self.artifacts / "table-commitment-open.png", full_page=True)
         page.locator("details.commitment summary").click()  # closed, it stays closed
         expect(full).to_be_hidden()
         play_turns(game, players, 1)
