@@ -305,8 +305,8 @@ class TableCache:
         self._viewers: dict[int, dict[Hashable, list[Any]]] = {}  # by game: [sockets, a user]
 
     async def get(self, game_id: int, viewer: Hashable, version: int) -> tuple[int, str]:
-        tables = self._latest.setdefault(game_id, {})
-        while True:
+        while True:  # read afresh after each wait: its renderer may have kept the first tables
+            tables = self._latest.get(game_id, {})
             latest = tables.get(viewer)
             if latest is not None and latest.version >= version:
                 return latest.version, "".join(latest.parts)

@@ -433,3 +433,4 @@ async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_the
     with pytest.raises(LookupError):  # nobody watches: nothing kept, nothing to render for
         await cache.get(7, 0, 3)
     assert len(calls) == 2
+    assert cache.viewers(7) == {} and cache._latest == {}  # the refused get kept nothing
