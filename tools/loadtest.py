@@ -19,7 +19,9 @@ Every pair plays as two browsers would, through the site's own URLs:
    the same game), so the load stays at N games.
 3. **Sockets.** Both players open ``/ws/games/<id>/`` with their session cookie and an ``Origin``
    matching the URL, and wait for the table each socket sends on connect; how long opening all
-   sockets took is reported.
+   sockets took is reported. With ``--own-sockets`` each player also keeps open, from before
+   its first game, the socket of its own (``/ws/me/``: notices, challenges) that every page of
+   a logged-in player opens.
 4. **Moves.** The player to move reads the turns from its latest table (the hidden ``move``
    inputs of its forms; a beat's second cards are there too, hidden until the beating card is
    picked), thinks a random time in ``--think``, picks a card and then one of the turns it starts,
@@ -319,6 +321,7 @@ class Report(Figures):
     relay: Latency
     socket_connect: Latency
     sockets_opened: int
+    own_sockets_opened: int
     sockets_open_seconds: float
     games_started: int
     games_finished: int
@@ -381,7 +384,12 @@ class Report(Figures):
                 else f"games started over {self.ramp:g} s"
             )
             + "); "
-            f"{self.sockets_opened} opened in all",
+            f"{self.sockets_opened} opened in all"
+            + (
+                f"; and the players' own sockets (/ws/me/), {self.own_sockets_opened} opened"
+                if self.own_sockets_opened
+                else ""
+            ),
             f"  {self.moves} moves in {self.seconds:.1f} s: {self.moves_per_second:.1f} moves/s; "
             f"games started {self.games_started}, finished {self.games_finished}"
             + (f" ({self.games_resigned} resigned at the limit)" if self.games_resigned else ""),
@@ -476,6 +484,7 @@ class Stats:
     last_first_table: float = 0.0
     first_tables: int = 0  # the games' first sockets that got their table
     sockets_opened: int = 0
+    own_sockets_opened: int = 0
     #: The servers' CPU (``--pid``) when the last game's sockets had their tables.
     server_cpu_seated: dict[int, float] = field(default_factory=dict)
     #: Their resident memory (kB) then.
@@ -726,6 +735,9 @@ class Config:
     #: every game out). Random turns make games of thousands of plies; people's games end, and
     #: at moments of their own: one limit for all would end every game in the same minute.
     resign_after: int = 0
+    #: Each player also keeps its own socket (``/ws/me/``) open, as every page of a logged-in
+    #: player does: the notices and challenges it would hear.
+    own_sockets: bool = False
     pids: list[int] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     seed: int | None = None
@@ -832,8 +844,28 @@ def database_checks(
     return problems
 
 
+@dataclass
+class _Socket:
+    """A socket a player keeps open (its game's, its own), reconnecting when the server closes
+    it, until ``closing``."""
+
+    ws: aiohttp.ClientWebSocketResponse | None = None
+    reader: asyncio.Task[None] | None = None
+    closing: bool = False
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+            await asyncio.gather(self.reader, return_exceptions=True)
+            self.reader = None
+
+
 class Player:
-    """One person: a cookie jar, a CSRF token, and at most one open game socket."""
+    """One person: a cookie jar, a CSRF token, at most one open game socket, and (with
+    ``Config.own_sockets``) the socket of their own that every page opens."""
 
     def __init__(self, run: Run, name: str, session: aiohttp.ClientSession, url: str) -> None:
         self.run = run
@@ -849,9 +881,8 @@ class Player:
         self.changed = asyncio.Event()
         self._awaited: tuple[int, asyncio.Future[float]] | None = None
         self.refusal: str | None = None  # why the server refused this player's last turn
-        self._reader: asyncio.Task[None] | None = None
-        self._ws: aiohttp.ClientWebSocketResponse | None = None
-        self._closing = False
+        self._table = _Socket()
+        self._own = _Socket()
 
     # HTTP ------------------------------------------------------------------------------------
 
@@ -869,7 +900,8 @@ class Player:
         another): its status, text and headers; or, when it fails on the way, the error counted
         under ``kind`` and :class:`Failed` raised."""
         headers = {"HX-Request": "true"} if htmx else {}
-        if htmx and method == "POST" and self._ws is not None and not self._ws.closed:
+        ws = self._table.ws
+        if htmx and method == "POST" and ws is not None and not ws.closed:
             # As the table's script does: with the socket open, it brings the mover's table.
             headers["X-Table-Live"] = "1"
         try:
@@ -929,12 +961,13 @@ class Player:
     async def send_turn(self, notation: str, ply: int, deadline: float) -> TableView:
         """Play a turn over the game's socket, as the table does while it is open, and wait for
         the socket to bring this player's table at the next ply (or say why it was refused)."""
-        if self._ws is None or self._ws.closed:
+        ws = self._table.ws
+        if ws is None or ws.closed:
             self.run.stats.error("socket closed: turn not sent")
             raise Failed("move")
         self.refusal = None
         try:
-            await self._ws.send_str(json.dumps({"move": notation, "ply": ply}))
+            await ws.send_str(json.dumps({"move": notation, "ply": ply}))
         except (aiohttp.ClientError, ConnectionError) as error:
             self.run.stats.error(f"socket failed: {type(error).__name__}: turn")
             raise Failed("move") from None
@@ -1023,10 +1056,14 @@ class Player:
         await self.close_socket()
         self.game_id, self.table = game_id, None
         self.socket_version, self.socket_ply = -1, -1
-        self._closing = False
+        self._table = _Socket()
         started = self.run.clock()
         first: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._reader = asyncio.create_task(self._read(game_id, started, first))
+        self._table.reader = asyncio.create_task(
+            self._follow(
+                self._table, f"/ws/games/{game_id}/", lambda text: self._on_message(text, first)
+            )
+        )
         try:
             arrived = await asyncio.wait_for(asyncio.shield(first), self.run.config.http_timeout)
         except TimeoutError:
@@ -1051,31 +1088,48 @@ class Player:
                         )
                     )
 
-    async def _read(self, game_id: int, started: float, first: asyncio.Future[float]) -> None:
-        """Read the socket until it is closed; a close the player did not ask for is an error,
-        and the socket reconnects as htmx's extension does: after a random delay that doubles
-        with each failure in a row, up to 64 s ("full jitter"), so that a server that is slow to
-        accept is not also flooded with reconnections."""
+    async def open_own_socket(self) -> None:
+        """Open the player's own socket and wait for the notices it sends on connect."""
+        first: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def heard(_: str) -> None:
+            if not first.done():
+                first.set_result(None)
+
+        self._own = _Socket()
+        self._own.reader = asyncio.create_task(self._follow(self._own, "/ws/me/", heard))
+        try:
+            await asyncio.wait_for(asyncio.shield(first), self.run.config.http_timeout)
+        except TimeoutError:
+            self.run.stats.error("timeout: own socket's first message")
+            raise Failed("own socket") from None
+        self.run.stats.own_sockets_opened += 1
+
+    async def _follow(self, socket: _Socket, path: str, on_text: Callable[[str], None]) -> None:
+        """Read ``socket`` at ``path`` until it is closed; a close the player did not ask for is
+        an error, and the socket reconnects as htmx's extension does: after a random delay that
+        doubles with each failure in a row, up to 64 s ("full jitter"), so that a server that is
+        slow to accept is not also flooded with reconnections."""
         run = self.run
-        url = "ws" + self.url.removeprefix("http") + f"/ws/games/{game_id}/"
+        url = "ws" + self.url.removeprefix("http") + path
         failures = 0
-        while not self._closing:
+        while not socket.closing:
             try:
                 async with self.http.ws_connect(
                     url, headers={"Origin": self.url}, autoping=True, max_msg_size=0
                 ) as ws:
-                    self._ws = ws
+                    socket.ws = ws
                     failures = 0
                     async for message in ws:
                         if message.type == aiohttp.WSMsgType.TEXT:
-                            self._on_message(message.data, first)
+                            on_text(message.data)
                     problem = f"socket closed by the server: code {ws.close_code}"
             except aiohttp.WSServerHandshakeError as error:
                 problem = f"socket refused: HTTP {error.status}"
             except (aiohttp.ClientError, TimeoutError) as error:
                 problem = f"socket failed: {type(error).__name__} {error}"[:120]
-            self._ws = None
-            if self._closing:
+            socket.ws = None
+            if socket.closing:
                 return
             run.stats.error(problem)
             failures += 1
@@ -1116,13 +1170,11 @@ class Player:
             self._awaited = None
 
     async def close_socket(self) -> None:
-        self._closing = True
-        if self._ws is not None:
-            await self._ws.close()
-        if self._reader is not None:
-            self._reader.cancel()
-            await asyncio.gather(self._reader, return_exceptions=True)
-            self._reader = None
+        await self._table.close()
+
+    async def close_sockets(self) -> None:
+        """Close the game's socket and the player's own."""
+        await asyncio.gather(self._table.close(), self._own.close())
 
 
 class Failed(Exception):
@@ -1556,6 +1608,8 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
     players = make_players(run, sessions, connector)
     try:
         await set_up_players(run, players, sessions)
+        if config.own_sockets:
+            await asyncio.gather(*(p.open_own_socket() for p in players))
         set_up_seconds = run.clock() - set_up_started
         run.say(f"  players ready in {set_up_seconds:.1f} s; starting {config.games} games")
 
@@ -1594,7 +1648,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
             str(pid): process_cpu_seconds(pid) - server_play_start[pid] for pid in config.pids
         }
     finally:
-        await asyncio.gather(*(p.close_socket() for p in players), return_exceptions=True)
+        await asyncio.gather(*(p.close_sockets() for p in players), return_exceptions=True)
         await asyncio.gather(*(p.http.close() for p in players), return_exceptions=True)
         await connector.close()
     opened = stats.last_first_table - stats.first_socket_started if stats.sockets_opened else 0.0
@@ -1635,6 +1689,7 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         client_lag=Latency.of(stats.lag),
         post_parts=stats.post_parts_since(-math.inf),
         sockets_opened=stats.sockets_opened,
+        own_sockets_opened=stats.own_sockets_opened,
         sockets_open_seconds=opened,
         games_started=stats.games_started,
         games_finished=stats.games_finished,

@@ -113,6 +113,7 @@ def test_the_report_prints_every_figure() -> None:
         relay=lat,
         socket_connect=lat,
         sockets_opened=4,
+        own_sockets_opened=4,
         sockets_open_seconds=0.2,
         games_started=2,
         games_finished=1,
@@ -138,6 +139,7 @@ def test_the_report_prints_every_figure() -> None:
         "    outside" + " " * 14 + "2" + " " * 6 + "15.0",  # its count, then p50 in ms
         "pid 123",
         "once all 4 sockets were open, the last 8.0 s: 36 moves, 4.5 moves/s",
+        "4 opened in all; and the players' own sockets (/ws/me/), 4 opened",
         "client's lag" + " " * 11 + "2" + " " * 7 + "2.0",  # its count, then p50 in ms
         "the speed probe took 0.061 s of CPU before the play, 0.094 s after; "
         "its 2 cores 82% busy over the play, 0.1% stolen",
@@ -195,6 +197,7 @@ def test_the_report_gives_each_slice_and_the_memory_once_seated_and_at_the_end()
         relay=lat,
         socket_connect=lat,
         sockets_opened=4,
+        own_sockets_opened=0,
         sockets_open_seconds=0.2,
         games_started=5,
         games_finished=3,
@@ -308,6 +311,11 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         signing up over HTTP from an address of its own."""
         self._play(games=6, seconds=4, seat_first=False, players_via="http")
 
+    def test_players_who_keep_their_own_sockets_open_play_without_an_error(self) -> None:
+        report = self._play(games=4, seconds=4, seat_first=True, own_sockets=True)
+        assert report.own_sockets_opened == 8  # every player's, beside its game's
+        assert report.moves > 0
+
     def test_turns_posted_play_without_an_error_and_say_where_their_time_went(self) -> None:
         report = self._play(games=6, seconds=5, seat_first=False, via="post")
         # Every POST's answer said how long each part of the server's handler took.
@@ -379,6 +387,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         think: tuple[float, float] = (0.05, 0.3),
         slice_seconds: float = 0,
         resign_after: int = 0,
+        own_sockets: bool = False,
     ) -> loadtest.Report:
         out = self.progress = io.StringIO()
         config = loadtest.Config(
@@ -387,6 +396,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
             think=think,
             slice_seconds=slice_seconds,
             resign_after=resign_after,
+            own_sockets=own_sockets,
             seconds=seconds,
             ramp=2,
             seat_first=seat_first,

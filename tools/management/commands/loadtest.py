@@ -84,6 +84,12 @@ class Command(BaseCommand):
             "thousands of plies long (default 0: play every game out)",
         )
         parser.add_argument(
+            "--own-sockets",
+            action="store_true",
+            help="each player also keeps its own socket (/ws/me/) open, as every page of a "
+            "logged-in player does",
+        )
+        parser.add_argument(
             "--mode",
             choices=("play", "pairing"),
             default="play",
@@ -122,6 +128,7 @@ class Command(BaseCommand):
                 progress_every=options["progress"],
                 slice_seconds=options["slice"],
                 resign_after=options["resign_after"],
+                own_sockets=options["own_sockets"],
                 pids=pids,
                 seed=options["seed"],
                 out=self.stdout,
