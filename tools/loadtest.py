@@ -75,12 +75,14 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, TextIO, TypeVar
 from urllib.parse import urlsplit
 
 import aiohttp
 from multidict import CIMultiDictProxy
 from yarl import URL
+
+T = TypeVar("T")
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 #: Where the players' sign-up addresses are taken from: all of 127.0.0.0/8 is this machine on
@@ -1059,16 +1061,12 @@ class Player:
         self._table = _Socket()
         started = self.run.clock()
         first: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._table.reader = asyncio.create_task(
-            self._follow(
-                self._table, f"/ws/games/{game_id}/", lambda text: self._on_message(text, first)
-            )
-        )
-        try:
-            arrived = await asyncio.wait_for(asyncio.shield(first), self.run.config.http_timeout)
-        except TimeoutError:
-            self.run.stats.error("timeout: socket's first table")
-            raise Failed("socket") from None
+
+        def on_text(text: str) -> None:
+            self._on_message(text, first)
+
+        path = f"/ws/games/{game_id}/"
+        arrived = await self._open(self._table, path, on_text, first, "socket's first table")
         stats = self.run.stats
         stats.connect.append(arrived - started)
         stats.sockets_opened += 1
@@ -1097,13 +1095,25 @@ class Player:
                 first.set_result(None)
 
         self._own = _Socket()
-        self._own.reader = asyncio.create_task(self._follow(self._own, "/ws/me/", heard))
-        try:
-            await asyncio.wait_for(asyncio.shield(first), self.run.config.http_timeout)
-        except TimeoutError:
-            self.run.stats.error("timeout: own socket's first message")
-            raise Failed("own socket") from None
+        await self._open(self._own, "/ws/me/", heard, first, "own socket's first message")
         self.run.stats.own_sockets_opened += 1
+
+    async def _open(
+        self,
+        socket: _Socket,
+        path: str,
+        on_text: Callable[[str], None],
+        first: asyncio.Future[T],
+        awaited: str,
+    ) -> T:
+        """Follow ``socket`` at ``path`` and wait for ``first``, which ``on_text`` sets from
+        what the server sends on connect (``awaited``, in the error of a wait that times out)."""
+        socket.reader = asyncio.create_task(self._follow(socket, path, on_text))
+        try:
+            return await asyncio.wait_for(asyncio.shield(first), self.run.config.http_timeout)
+        except TimeoutError:
+            self.run.stats.error(f"timeout: {awaited}")
+            raise Failed(awaited) from None
 
     async def _follow(self, socket: _Socket, path: str, on_text: Callable[[str], None]) -> None:
         """Read ``socket`` at ``path`` until it is closed; a close the player did not ask for is
