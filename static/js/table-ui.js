@@ -2,7 +2,8 @@
 // focus goes to the next action, the tab's title (and, if asked for, a quiet sound) says when it
 // is your turn, a screen reader hears the opponent's turn in words, the move log shows the
 // latest turn, what the reader opened (the deal's commitment) stays open, and a rematch or a
-// started game takes the page along; and Escape puts a picked beating card back. Every text shown comes from the server-rendered page (it is translated there).
+// started game takes the page along; and Escape puts a picked beating card back. Every text
+// shown comes from the server-rendered page (it is translated there).
 (function () {
   "use strict";
 
