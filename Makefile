@@ -49,21 +49,23 @@ messages: $(RUN_STAMP)
 # Uses DATABASE_URL / REDIS_URL when set in the environment, else SQLite and in-memory channels.
 # A socket's handshake may wait 30 s for its consumer (Daphne's default, 5 s, resets the sockets
 # of a crowd arriving at once, and each comes back as a reconnection: the git log of docs/load.md).
-# After the migrations, the database cache's table: the abuse limits count there (accounts.limits).
+# The migrations also make the database cache's table, where the abuse limits count
+# (accounts.limits, migration 0006).
 run: catalogues
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py runserver --websocket_handshake_timeout 30 $(HOST):$(PORT)
 
 # The scaled set-up on one address (README, "Serving a crowd"): several Daphne processes sharing
-# port 8000 and the task workers, on PostgreSQL and Redis (the local ones unless set).
+# port 8000 and the task workers, on PostgreSQL and Redis (the local ones unless set). It collects
+# the static files first (quick when nothing changed): with DEBUG=false the manifest storage
+# answers every page with a 500 until they are collected.
 SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
 PROCESSES ?= 2
 serve: catalogues
 	DATABASE_URL=$${DATABASE_URL:-$(SERVE_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(SERVE_REDIS_URL)} \
 	  sh -c '$(BIN)/python manage.py migrate --noinput && \
-	  $(BIN)/python manage.py createcachetable && \
+	  $(BIN)/python manage.py collectstatic --noinput --verbosity 0 && \
 	  exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)'
 
 lint: $(DEV_STAMP)

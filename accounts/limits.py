@@ -6,7 +6,9 @@ per limit and address or player: the database cache when the site runs embedded,
 cache when ``REDIS_URL`` is set, so that every process shares the counts. Each limit's rate is a
 setting (``LIMIT_*``). The request past it is refused by :func:`too_many`: 429 with
 ``Retry-After`` (the seconds until its window ends) and a page saying what was limited and when
-to try again, or for htmx that notice alone, shown where the answer would have gone.
+to try again, or for htmx that notice alone, shown where the answer would have gone. When the
+cache fails (its table missing, Redis down), a limit logs a warning and lets the request through.
+The database cache's table is made by ``migrate`` (accounts' migration 0006).
 
 The apps' views declare their limits (a :class:`Limit` each) and wrap themselves in
 :func:`limited`; this module sits in the lowest app so that every app may import it.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,15 +26,21 @@ from datetime import timedelta
 from functools import wraps
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.timesince import timeuntil
 from django_ratelimit.core import get_usage
+from redis.exceptions import RedisError
 
 View = Callable[..., HttpResponse]
+logger = logging.getLogger(__name__)
+
+#: What the cache backends raise when their store fails: the database cache (its table missing,
+#: the database gone), Django's Redis cache (Redis down or too slow), a socket underneath either.
+STORE_ERRORS: tuple[type[Exception], ...] = (DatabaseError, RedisError, OSError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,19 +70,24 @@ def client_address(request: HttpRequest) -> str:
 
 def seconds_to_wait(request: HttpRequest, limit: Limit) -> int | None:
     """Count ``request`` against ``limit``: ``None`` while within it, else the seconds until
-    its window ends."""
+    its window ends, and ``None`` too when the cache that keeps the counts fails."""
     # On SQLite the transaction takes the write lock as it begins (BEGIN IMMEDIATE), so the
     # database cache's read and write of a count never interleave with another request's.
     # (Django's Redis cache counts atomically by itself.)
-    with transaction.atomic():
-        usage = get_usage(
-            request,
-            group=limit.name,
-            key=limit.key,
-            rate=getattr(settings, limit.setting),
-            method=list(limit.methods),
-            increment=True,
-        )
+    try:
+        with transaction.atomic():
+            usage = get_usage(
+                request,
+                group=limit.name,
+                key=limit.key,
+                rate=getattr(settings, limit.setting),
+                method=list(limit.methods),
+                increment=True,
+            )
+    except STORE_ERRORS as error:
+        # Fail open: a limit only slows abuse down, and a broken store must not refuse everyone.
+        logger.warning("The abuse limit %r let a request through uncounted: %r", limit.name, error)
+        return None
     if usage is None or not usage["should_limit"]:
         return None
     # A window counts up to its last second (``time_left`` is 0 then): it is over a second later.

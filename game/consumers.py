@@ -1,22 +1,18 @@
 """Websockets: one group per game and one for the lobby.
 
-Consumers hold no game logic. Services publish a change to a group after
-their commit (:mod:`game.live`); each game consumer then sends its viewer the
-table at the new version, as an out-of-band swap for htmx's websocket
-extension. The table is rendered once per version and viewer (seat 0, seat 1,
-a spectator; in one language) in this process, all of them from one read of the game,
-and the same bytes go to every socket of that viewer (:class:`game.tables.TableCache`).
-Their database work runs in threads of their own (:func:`_in_db_thread`); the tables
-of a game in play that this process keeps at the version announced (a turn POSTed here, or heard
-from another process) need none, and are rendered on the event loop as the sockets hear of it.
+Consumers hold no game logic. Services publish a change to a group after their commit
+(:mod:`game.live`); each game consumer then sends its viewer what changed: after a turn, that
+turn's update (the board, one new line of the move log, the actions: htmx out-of-band swaps
+whose size does not grow with the game), else the whole table. Each is rendered once per
+version and viewer (seat 0, seat 1, a spectator; in one language) in this process, and the same
+bytes go to every socket of that viewer (:class:`game.tables.TableCache`). A socket that missed
+a version gets the whole table, as does a socket that connects.
 
-A player's turns come over the game's socket while it is open (``static/js/table.js``), with
-no HTTP request to parse, no session to load and no middleware to pass: the turn lands through the
-same service as the table's POST, and the table at the new version reaches every socket, the
-mover's too. The thread that plays the turn also renders the tables of this process's viewers at
-its version, and the event loop announces the version once they are kept: one trip to the
-thread per turn, where sending from the thread and rendering on hearing it took three.
-A refused turn is answered to its sender alone, as the table with why.
+A player's turns come over the game's socket while it is open (``static/js/table.js``) and land
+through the same service as the table's POST, in the sockets' database thread
+(:func:`_in_db_thread`); the updates are rendered afterwards on the event loop from the game
+this process keeps, not in the thread that the next turns wait for. A refused turn is answered
+to its sender alone, as the table with why.
 
 The game's socket also carries its chat (``chat.sockets``): the two players send lines over it
 (htmx's ``ws-send``), and everyone gets the chat as *they* see it. A banned user's sockets are
@@ -34,7 +30,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -52,8 +48,9 @@ from game import pool, services
 from game.live import (
     LIVE_GAMES,
     LOBBY_GROUP,
+    Ended,
     Message,
-    Snapshot,
+    Moved,
     game_group,
     held_messages,
     send_held,
@@ -66,11 +63,12 @@ from game.selectors import (
     game_with_players,
     lobby_seeks,
     notations_of,
+    stored_state,
     version_of,
 )
 from game.services import GameError
-from game.table_markup import render_table, render_table_parts
-from game.tables import Parts, Table, TableCache, table_for, tables_for
+from game.table_markup import render_table, render_turn
+from game.tables import Table, TableCache, Update, table_for, tables_for
 from game.templatetags.challenges import notices_html
 from game.templatetags.lobby import seeks_html
 
@@ -143,102 +141,128 @@ def _viewer(seat: int | None, user: object) -> Hashable:
     return (seat if seat is not None else ("watching", authenticated), translation.get_language())
 
 
-def _render(table: Table, viewer: Hashable, user: object) -> Parts:
-    """The table in parts (:data:`game.tables.Parts`), its first one marked to swap in."""
+def _whole(table: Table, viewer: Hashable, user: object) -> str:
+    """The whole table as ``viewer`` sees it, marked to swap in."""
     with translation.override(viewer[1]):
-        head, log, tail = render_table_parts(table, user=user)
-    return oob(head, "table"), log, tail
+        return oob(render_table(table, user=user), "table")
 
 
-def _read(game_id: int) -> Snapshot | None:
-    """The game read from the database, with its players and its turns' notations, which this
-    process then keeps: the next turn's tables start from it (:data:`game.live.LIVE_GAMES`).
-    ``None`` if there is no such game."""
+def _turn_update(table: Table, viewer: Hashable) -> str:
+    """A turn's update as ``viewer`` sees it (:func:`game.table_markup.render_turn`)."""
+    with translation.override(viewer[1]):
+        return render_turn(table)
+
+
+def _read(game_id: int) -> Game | None:
+    """The game read from the database with its players, which this process then keeps: the
+    next turn's updates start from it (:data:`game.live.LIVE_GAMES`)."""
     game = game_with_players(game_id)
-    if game is None:
-        return None
-    if game.state is None:  # a seek: nothing dealt, no turns, nothing to keep
-        return Snapshot(game, ())
-    notations = notations_of(game_id)
-    LIVE_GAMES.read(game, notations)
-    return Snapshot(game, notations)
+    if game is not None:
+        LIVE_GAMES.read(game)
+    return game
 
 
-def _kept_if_current(game_id: int) -> Snapshot | None:
+def _kept_if_current(game_id: int) -> Game | None:
     """The game as this process keeps it, if the row is still at its version (two columns read
-    instead of the row, its players and its turns): the second socket of a game finds it so.
-    Whether its chat has started is read too: a chat line does not change the version."""
+    instead of the row and its players): the second socket of a game finds it so. Whether its
+    chat has started is read too: a chat line does not change the version."""
     kept = LIVE_GAMES.at(game_id, 0)
     if kept is None:
         return None
     row = version_of(game_id)
-    if row is None or row[0] != kept.game.version:
+    if row is None or row[0] != kept.version:
         return None
-    game = copy.copy(kept.game)  # the kept one is shared: its chat_started may be stale
+    game = copy.copy(kept)  # the kept one is shared: its chat_started may be stale
     game.chat_started = row[1]
-    return Snapshot(game, kept.notations)
+    return game
 
 
 @_in_db_thread
 def _arrive(game_id: int, user: object) -> _Arrival:
     if _refused(user):
         return _Arrival(BANNED_CODE)
-    current = _kept_if_current(game_id) or _read(game_id)
-    if current is None:
+    game = _kept_if_current(game_id) or _read(game_id)
+    if game is None:
         return _Arrival(NOT_FOUND_CODE)
-    game = current.game
     seat = game.seat_of(user)
     viewer = _viewer(seat, user)
-    table = tables_for(game, [seat], current.notations)[0]
-    html = "".join(_render(table, viewer, user)) + log_html(chat_room(game), user)
+    html = _whole(table_for(game, seat), viewer, user) + log_html(chat_room(game), user)
     return _Arrival(None, viewer, game.version, html)
 
 
-def _tables_at(
-    game_id: int, version: int, viewers: Mapping[Hashable, object]
-) -> tuple[int, dict[Hashable, Parts]]:
-    """The table as each of ``viewers`` sees it at ``version`` or newer, ready to swap in; with
-    their version. A viewer is a seat (or a spectator's key) and a language (:func:`_viewer`),
-    given with the user of one of its sockets. A game this process saved at that version (a turn
-    played over one of its sockets) is not read again (:data:`game.live.LIVE_GAMES`)."""
-    current = LIVE_GAMES.at(game_id, version) or _read(game_id)
-    if current is None:
-        raise Game.DoesNotExist(f"game {game_id} is gone")
-    return _tables_of(current, viewers)
+def _fits(game: Game, version: int, turn: Moved | None) -> bool:
+    """Whether ``game`` is at ``version`` by ``turn`` alone, so that its viewers need only that
+    turn's update: a game in play whose state is one ply past the turn."""
+    return (
+        turn is not None
+        and game.version == version
+        and game.status == Game.Status.ACTIVE
+        and stored_state(game).ply == turn.ply + 1
+    )
 
 
-def _tables_of(
-    current: Snapshot, viewers: Mapping[Hashable, object]
-) -> tuple[int, dict[Hashable, Parts]]:
-    """:func:`_tables_at` from the game ``current``, with no read."""
+def _updates(
+    game: Game, version: int, viewers: Mapping[Hashable, object], turn: Moved | None
+) -> dict[Hashable, Update]:
+    """Each viewer's update at the game's version: ``turn``'s alone when it fits, else the whole
+    table (which reads the move log)."""
     seats = [seat if isinstance(seat, int) else None for seat, _language in viewers]
-    game = current.game
-    tables = tables_for(game, seats, current.notations)
-    keys = list(viewers)
-    rendered = zip(keys, tables, strict=True)
-    return game.version, {key: _render(table, key, viewers[key]) for key, table in rendered}
+    if turn is not None and _fits(game, version, turn):
+        tables = tables_for(game, seats, (turn.notation,))
+        rendered = zip(viewers, tables, strict=True)
+        return {
+            key: Update(version, _turn_update(table, key), version - 1) for key, table in rendered
+        }
+    tables = tables_for(game, seats, notations_of(game.pk))
+    rendered = zip(viewers, tables, strict=True)
+    return {key: Update(game.version, _whole(table, key, viewers[key])) for key, table in rendered}
 
 
-_read_and_render = _in_db_thread(_tables_at)
+@_in_db_thread
+def _read_and_render(
+    game_id: int, version: int, viewers: Mapping[Hashable, object], turn: Moved | None
+) -> dict[Hashable, Update]:
+    game = LIVE_GAMES.at(game_id, version) or _read(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"game {game_id} is gone")
+    return _updates(game, version, viewers, turn)
 
 
 async def _render_all(
-    game_id: int, version: int, viewers: Mapping[Hashable, object]
-) -> tuple[int, dict[Hashable, Parts]]:
-    """:func:`_tables_at` for :class:`TableCache`: on the event loop when this process keeps the
-    game in play at ``version`` (a turn POSTed here, or heard), else in the database thread, which
-    reads it (a seek's table and a result's are templates, and a result looks up its rematch).
-
-    The trip to the thread and back was a tenth of a POSTed turn's CPU on the embedded set-up,
-    two more hand-overs of the GIL on the way to the opponent's socket (0.3-0.4 ms a turn at
-    500 games; the load test's journal)."""
+    game_id: int, version: int, viewers: Mapping[Hashable, object], turn: Moved | None
+) -> Mapping[Hashable, Update]:
+    """Each viewer's update at ``version`` (:class:`TableCache`): on the event loop when this
+    process keeps the game at that version by that turn (it reads nothing), else in the
+    database thread, which reads the game (and a whole table's log; a result looks up its
+    rematch). The trip to the thread and back was a tenth of a turn's CPU at 500 games."""
     kept = LIVE_GAMES.at(game_id, version)
-    if kept is not None and kept.game.status == Game.Status.ACTIVE:  # its tables read nothing
-        return _tables_of(kept, viewers)
-    return await _read_and_render(game_id, version, viewers)
+    if kept is not None and _fits(kept, version, turn):
+        return _updates(kept, version, viewers, turn)
+    return await _read_and_render(game_id, version, viewers, turn)
+
+
+@_in_db_thread
+def _whole_table(game_id: int, user: object, viewer: Hashable) -> Update | None:
+    """The whole table for one socket that missed a version (``None``: the game is gone)."""
+    game = _read(game_id)
+    if game is None:
+        return None
+    return Update(game.version, _whole(table_for(game, game.seat_of(user)), viewer, user))
 
 
 _TABLES = TableCache(_render_all)
+
+
+def _turn_of(event: Mapping[str, Any]) -> Moved | None:
+    """The turn a change was, when it was one and nothing else (no end): its viewers then need
+    only that turn's update."""
+    kinds = {e["kind"] for e in event["events"]}
+    if Ended.__name__ in kinds:
+        return None
+    for e in event["events"]:
+        if e["kind"] == Moved.__name__:
+            return Moved(e["ply"], e["seat"], e["notation"])
+    return None
 
 
 #: The longest turn frame read: ``{"move": "10H-10S", "ply": 12345}`` with room to spare.
@@ -268,48 +292,26 @@ def _turn_in(text_data: str | None) -> _Turn | None:
     return _Turn(data["move"], ply if type(ply) is int else None)
 
 
-@dataclass(frozen=True)
-class _Played:
-    """What playing a turn gave the event loop: the tables at the new version for this process's
-    viewers (``version`` -1: none), and when the turn was refused, the table as its sender sees
-    it, saying why."""
-
-    version: int = -1
-    tables: Mapping[Hashable, Parts] = field(default_factory=dict)
-    refused: str | None = None
-
-
 @_in_db_thread
-def _play(
-    game_id: int,
-    user: object,
-    turn: _Turn,
-    viewers: Mapping[Hashable, object],
-    messages: list[Message],
-) -> _Played:
-    """Play ``turn`` and, in the same trip to this thread, render the tables of ``viewers`` at
-    the new version; what the turn publishes is kept in ``messages``, sent by the caller once
-    those tables are kept, so that each socket here finds its table ready."""
+def _play(game_id: int, user: object, turn: _Turn, messages: list[Message]) -> str | None:
+    """Play ``turn``; what it publishes is kept in ``messages``, for the caller to send from the
+    event loop, where each socket of the game then renders its update (not this thread, which
+    the next turns wait for). A refused turn is answered with the table as its sender sees it,
+    saying why."""
     with held_messages(messages):
         try:
             if turn.ply is None:
                 raise GameError(_("The turn came without its ply: reload the page."))
-            progress = services.game_play_move(
+            services.game_play_move(
                 game_id=game_id, user=user, notation=turn.notation, expected_ply=turn.ply
             )
         except GameError as error:
-            game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+            game = game_with_players(game_id)
             if game is None:
-                return _Played()
+                return None
             html = render_table(table_for(game, game.seat_of(user)), user=user, error=str(error))
-            return _Played(refused=oob(html, "table"))
-    if not viewers:
-        return _Played()
-    try:
-        return _Played(*_tables_at(game_id, progress.game.version, viewers))
-    except Exception:  # the turn landed: its sockets render their own tables on hearing of it
-        logger.exception("rendering game %s's tables at version %s", game_id, progress.game.version)
-        return _Played()
+            return oob(html, "table")
+    return None
 
 
 @_in_db_thread
@@ -427,33 +429,29 @@ class GameConsumer(_InUserGroup):
         if turn is not None:
             messages: list[Message] = []
             try:
-                viewers = _TABLES.viewers(self.game_id)
-                played = await _play(self.game_id, user, turn, viewers, messages)
-                _TABLES.put(self.game_id, played.version, played.tables)
-            finally:  # a turn that landed is announced, whatever befell its tables
+                refused = await _play(self.game_id, user, turn, messages)
+            finally:  # a turn that landed is announced, whatever befell the rest
                 await send_held(messages)
-            if played.refused:
-                await self.send(text_data=played.refused)
+            if refused:
+                await self.send(text_data=refused)
             return
         await self.send(text_data=await _chat_line(self.game_id, user, text_data))
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        """The game is at ``event["version"]``: send the table, unless this socket has it."""
-        LIVE_GAMES.heard(self.game_id, event)  # so that its tables need not read the game
-        html = await self._table(event["version"])
-        if html is not None:
-            await self.send(text_data=html)
-
-    async def _table(self, version: int) -> str | None:
-        """The table at ``version`` or newer, or ``None`` when this socket sent it already."""
+        """The game is at ``event["version"]``: send what changed, unless this socket has it."""
+        LIVE_GAMES.heard(self.game_id, event)  # so that its updates need not read the game
+        version = event["version"]
         if version <= self.version:
-            return None
-
-        shown, html = await _TABLES.get(self.game_id, self.viewer, version)
-        if shown <= self.version:
-            return None
-        self.version = shown
-        return html
+            return
+        update = await _TABLES.get(self.game_id, self.viewer, version, _turn_of(event))
+        if update.version <= self.version:
+            return
+        if update.base is not None and update.base != self.version:  # it missed a version
+            update = await _whole_table(self.game_id, self.scope.get("user"), self.viewer)
+            if update is None:
+                return
+        self.version = update.version
+        await self.send(text_data=update.html)
 
     async def chat_changed(self, event: dict[str, Any]) -> None:
         await self._send_chat()

@@ -142,9 +142,10 @@ class Game(models.Model):
     )
     #: Bumped on every change that viewers must see; a client that sees a gap re-fetches.
     version = models.PositiveIntegerField(default=0)
-    #: The game as it stands (``engine.GameState.to_json``: position, ply, repetition counts),
-    #: updated in the same transaction as each new move row so that no request replays the log.
-    #: The log stays the truth: :func:`game.selectors.check_state` proves the two agree.
+    #: The game as it stands (``engine.GameState.to_json``: position, ply, and how often the
+    #: position has arisen, the earlier positions' keys being in the log: ``Move.key``), updated
+    #: in the same transaction as each new move row so that no request replays the log, and the
+    #: same size all game. The log stays the truth: :func:`game.selectors.check_state`.
     state = models.JSONField(null=True, blank=True, editable=False)
     #: Set by the first line of the game's chat (``game.services.game_chat_post``), never
     #: cleared: a game without it has an empty chat, shown without reading it. Not a change of the
@@ -248,10 +249,14 @@ class Move(models.Model):
     # Given by the turn (its one clock reading, the game's ``turn_started_at`` too); a default,
     # not ``auto_now_add``, which would replace it on save.
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    #: The position after the turn (``engine.repetition_key``): a turn counts how often its
+    #: position arose before with one indexed read, so the stored state need not list them.
+    key = models.CharField(max_length=100, default="", editable=False)
 
     class Meta:
         ordering = ("game", "ply")
         constraints = (models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply"),)
+        indexes = (models.Index(fields=["game", "key"], name="move_position"),)
         verbose_name = _("move")
         verbose_name_plural = _("moves")
 

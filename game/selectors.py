@@ -83,7 +83,8 @@ _STATE_READ = "_state_read"
 
 def check_state(game: Game) -> bool:
     """Whether the stored state is what replaying the move log gives (it must always be)."""
-    return stored_state(game) == history_of(game).state
+    replayed = history_of(game).state
+    return stored_state(game) == replayed.counted(replayed.repetitions())
 
 
 def recent_games(user: object, limit: int = 20) -> QuerySet[Game]:

@@ -458,6 +458,7 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
         after = state.play(move)
     except engine.EngineError as error:
         raise GameError(_("That turn is not allowed: %(reason)s") % {"reason": error}) from None
+    after = after.counted(_arisen_before(game, after) + 1)
     spent = _elapsed_ms(game, now)
     if game.is_timed:
         field = "clock0_ms" if seat == 0 else "clock1_ms"
@@ -469,6 +470,7 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
         notation=str(move),
         time_spent_ms=spent,
         created_at=now,
+        key=after.key,
     )
     game.turn_started_at = now
     if game.draw_offer != seat:  # a turn answers the opponent's offer; one's own stands
@@ -477,6 +479,16 @@ def _record_move(game: Game, seat: int, notation: str, expected_ply: int) -> Pro
     if outcome is not None:
         _finish(game, now, _OUTCOME_REASONS[outcome.termination], outcome.winner)
     return _save(game, [*_CLOCK_FIELDS, *_END_FIELDS, "turn_started_at"], after, stored)
+
+
+def _arisen_before(game: Game, state: engine.GameState) -> int:
+    """How many times ``state``'s position arose earlier in ``game``: after a turn of its log
+    (one indexed count), or as the deal (only a position with an empty pile can be the deal)."""
+    key = state.key
+    times = Move.objects.filter(game_id=game.pk, key=key).count()
+    if not state.position.pile and engine.GameState.start(start_position(game)).key == key:
+        times += 1
+    return times
 
 
 _END_FIELDS = ["status", "reason", "winner", "finished_at", "draw_offer"]

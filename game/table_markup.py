@@ -11,9 +11,6 @@ Messages are looked up outside the f-strings, where ``makemessages`` finds them.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -42,37 +39,12 @@ def render_table(
     user: object = None,
     error: str | None = None,
 ) -> SafeString:
-    """The table partial as ``table``'s viewer sees it, with ``error`` (a refused input) on top."""
-    return mark_safe("".join(render_table_parts(table, request=request, user=user, error=error)))
-
-
-def render_table_parts(
-    table: Table,
-    *,
-    request: HttpRequest | None = None,
-    user: object = None,
-    error: str | None = None,
-) -> tuple[str, str, str]:
-    """:func:`render_table` in three parts: the markup before the move log's items, the items
-    (one string shared by every viewer of the game at that ply: :data:`MOVE_LOGS`), the markup
-    after them. A table kept per viewer in parts holds its long part once per game."""
+    """The table partial as ``table``'s viewer sees it, with ``error`` (a refused input) on top:
+    what a page gets on arriving, after a POST and when it missed a version."""
     game = table.game
     # A socket's table has no token: its page's script sends one with every form (table.js).
     csrf = csrf_input(request) if request is not None else ""
-    attributes = (
-        f'id="table" class="table-view" data-ply="{table.ply}" data-version="{game.version}" '
-        f'data-status="{escape(game.status)}"'
-    )
-    if game.is_timed and game.status == ACTIVE:
-        attributes += f' data-claim="{table.urls["claim_timeout"]}"'
-    if table.my_turn:
-        your_turn = gettext("Your turn")
-        attributes += f' data-my-turn="{escape(your_turn)}"'
-    parts = [f"<div {attributes}>"]
-    turn = table.last_turn
-    if turn is not None:
-        spoken = escape(table.last_turn_spoken)
-        parts.append(f'<p class="visually-hidden" data-spoken="{turn.seat}">{spoken}</p>')
+    parts = [f'<div id="table" class="table-view" {_attributes(table)}>']
     if error:
         parts.append(f'<div class="notice notice--error" role="alert">{escape(error)}</div>')
     if game.status == Game.Status.SEEKING:
@@ -82,11 +54,37 @@ def render_table_parts(
         context = _context(table, user)
         parts.append(render_to_string("game/_unplayed.html", context, request=request))
     else:
-        before, log, after = _sidebar(table, csrf, request, user)
-        parts += [_board(table, csrf), before]
-        return "".join(parts), log, after + "</div>"
+        parts += [_board(table, csrf), _sidebar(table, csrf, request, user)]
     parts.append("</div>")
-    return "".join(parts), "", ""
+    return mark_safe("".join(parts))
+
+
+def render_turn(table: Table) -> str:
+    """What a turn changed for ``table``'s viewer, from the version before, as htmx's
+    out-of-band swaps: the board (carrying the table's new attributes), the move log's new line
+    and the player's actions. Its size does not grow with the game. A page that does not show the
+    version before asks for the whole table instead (``static/js/table.js``)."""
+    assert table.last_turn is not None, "a turn's update follows a turn"
+    board = _board(table, "", f' {_attributes(table)} data-base="{table.game.version - 1}"')
+    line = move_line(table.last_turn, True)
+    parts = [board, f'<ol hx-swap-oob="beforeend:#move-log">{line}</ol>']
+    if table.viewer is not None:
+        parts.append(_actions(table, "").replace("<section ", '<section hx-swap-oob="true" ', 1))
+    return "".join(parts)
+
+
+def _attributes(table: Table) -> str:
+    """The table's state that its scripts read (``static/js/table.js``, ``table-ui.js``)."""
+    game = table.game
+    attributes = (
+        f'data-ply="{table.ply}" data-version="{game.version}" data-status="{escape(game.status)}"'
+    )
+    if game.is_timed and game.status == ACTIVE:
+        attributes += f' data-claim="{table.urls["claim_timeout"]}"'
+    if table.my_turn:
+        your_turn = gettext("Your turn")
+        attributes += f' data-my-turn="{escape(your_turn)}"'
+    return attributes
 
 
 def _context(table: Table, user: object, **more: object) -> dict[str, object]:
@@ -98,13 +96,15 @@ def _context(table: Table, user: object, **more: object) -> dict[str, object]:
     return context
 
 
-def _board(table: Table, csrf: str) -> str:
-    """The seats, the pile between them, and the viewer's controls."""
-    parts = [
-        '<div class="board">',
-        seat_html(table.top, False, None, (), csrf),
-        pile(table.pile, table.moved),
-    ]
+def _board(table: Table, csrf: str, attributes: str = "") -> str:
+    """The last turn in words (for screen readers), the seats, the pile between them, and the
+    viewer's controls; ``attributes`` added to its element."""
+    parts = [f'<div id="table-board" class="board"{attributes}>']
+    turn = table.last_turn
+    if turn is not None:
+        spoken = escape(table.last_turn_spoken)
+        parts.append(f'<p class="visually-hidden" data-spoken="{turn.seat}">{spoken}</p>')
+    parts += [seat_html(table.top, False, None, (), csrf), pile(table.pile, table.moved)]
     if table.repetitions == 2 and table.game.status == ACTIVE:
         arisen = gettext("This position has arisen for the second time — a third is a draw.")
         parts.append(f'<p class="repetition" role="status">{escape(arisen)}</p>')
@@ -140,93 +140,28 @@ def _controls(table: Table, csrf: str) -> str:
     return "".join(parts)
 
 
-def _sidebar(
-    table: Table, csrf: str, request: HttpRequest | None, user: object
-) -> tuple[str, str, str]:
-    """The result once the game is over, the move log, and the players' actions: the markup
-    before the log's items, the items, the markup after them."""
+def _sidebar(table: Table, csrf: str, request: HttpRequest | None, user: object) -> str:
+    """The result once the game is over, the move log, and the players' actions."""
     game = table.game
     parts = ['<aside class="sidebar">']
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         parts.append(render_to_string("game/_result.html", _context(table, user), request=request))
     moves = escape(gettext("Moves"))
     parts.append(f'<section class="move-log"><h2>{moves}</h2>')
-    log = ""
-    if table.moves:
-        parts.append(f'<ol class="move-log__list" tabindex="0" aria-label="{moves}">')
-        log = MOVE_LOGS.items(game, table.moves)
-        after = ["</ol></section>"]
-    else:
-        none = gettext("No turns yet.")
-        parts.append(f'<p class="empty">{escape(none)}</p>')
-        after = ["</section>"]
+    # The list is there from the start: each turn's update adds its line to it.
+    parts.append(f'<ol class="move-log__list" id="move-log" tabindex="0" aria-label="{moves}">')
+    first = game.first_player or 0
+    names = (game.seat_name(0), game.seat_name(1))
+    n = len(table.moves)
+    parts += [move_line(turn_at(table.moves, ply, first, names), ply == n - 1) for ply in range(n)]
+    none = escape(gettext("No turns yet."))
+    parts.append(f'</ol><p class="empty move-log__empty">{none}</p></section>')
     if game.status == ACTIVE:
-        after.append(commitment_html(game.commitment))
+        parts.append(commitment_html(game.commitment))
     if table.viewer is not None and game.status == ACTIVE:
-        after.append(_actions(table, csrf))
-    after.append("</aside>")
-    return "".join(parts), log, "".join(after)
-
-
-@dataclass(frozen=True)
-class _Log:
-    """A game's move log as last rendered: for its ``moves`` (the same tuple as the kept game's
-    notations, mostly) by ``movers`` (the first seat and the two names), the ``items``, whose
-    last one, ``last`` characters long, is marked current."""
-
-    movers: tuple[int, str, str]
-    moves: tuple[str, ...]
-    items: str
-    last: int
-
-
-class MoveLogs:
-    """The rendered move log of each game in play, so that a turn renders one item, not the
-    whole log again, and the game's viewers share one string. Per ply it holds that item (about
-    150 bytes); games that end are not kept, and of those in play the most recently rendered
-    ``size`` (as :class:`game.live.LiveGames`)."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._logs: OrderedDict[int, _Log] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def items(self, game: Game, moves: tuple[str, ...]) -> str:
-        """The log's items for ``game`` after ``moves`` (at least one), the last one current."""
-        first = game.first_player or 0
-        movers = (first, game.seat_name(0), game.seat_name(1))
-        active = game.status == ACTIVE
-        with self._lock:  # a game that is over is rendered once more, and forgotten
-            kept = self._logs.get(game.pk) if active else self._logs.pop(game.pk, None)
-        n = len(moves)
-        if kept is not None and kept.movers == movers and kept.moves == moves:
-            return kept.items
-        if kept is not None and kept.movers == movers and kept.moves == moves[: len(kept.moves)]:
-            start = len(kept.moves) - 1  # the kept current item is rendered again, unmarked
-            done = kept.items[: len(kept.items) - kept.last]
-        else:
-            start, done = 0, ""
-        names = movers[1:]
-        lines = [move_line(turn_at(moves, ply, first, names), False) for ply in range(start, n - 1)]
-        current = move_line(turn_at(moves, n - 1, first, names), True)
-        log = _Log(movers, moves, "".join([done, *lines, current]), len(current))
-        if not active:
-            return log.items
-        with self._lock:
-            if game.pk not in self._logs or len(self._logs[game.pk].moves) <= n:
-                self._logs[game.pk] = log
-                self._logs.move_to_end(game.pk)
-                while len(self._logs) > self.size:
-                    self._logs.popitem(last=False)
-        return log.items
-
-    def clear(self) -> None:
-        with self._lock:
-            self._logs.clear()
-
-
-#: This process's rendered move logs of games in play.
-MOVE_LOGS = MoveLogs()
+        parts.append(_actions(table, csrf))
+    parts.append("</aside>")
+    return "".join(parts)
 
 
 def _note(text: str) -> str:
@@ -247,7 +182,7 @@ def _action(url: str, csrf: str, label: str, modifier: str = "", confirm: str = 
 def _actions(table: Table, csrf: str) -> str:
     """A player's actions in a game in play: draws, a claim on a silent opponent, abort, resign."""
     game, urls = table.game, table.urls
-    parts = ['<section class="actions">']
+    parts = ['<section id="table-actions" class="actions">']
     if table.draw_declined:
         parts.append(_note(gettext("The draw offer was declined.")))
     if game.draw_offer is not None and game.draw_offer != table.viewer:

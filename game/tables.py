@@ -22,9 +22,10 @@ from django.utils import timezone
 from accounts.ratings import is_provisional, shown, signed
 from accounts.selectors import game_rating_changes
 from game import engine
+from game.live import Moved
 from game.models import Game
 from game.selectors import ABANDON_AFTER, abandoned, stored_state
-from game.turns import Turn, moved_cards, spoken, turn_at
+from game.turns import Turn, moved_cards, spoken
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,8 @@ class Table:
     viewer: int | None
     #: The game as it stands; ``None`` while a seek waits for its opponent (nothing is dealt).
     state: engine.GameState | None = None
-    #: The turns played, in notation.
+    #: The turns played, in notation: all of them for a whole table, the last one alone for a
+    #: turn's update (:func:`game.table_markup.render_turn`).
     moves: tuple[str, ...] = ()
     bottom: Seat | None = None
     top: Seat | None = None
@@ -90,10 +92,10 @@ class Table:
     @cached_property
     def last_turn(self) -> Turn | None:
         """The last turn with its mover (read several times a render: kept)."""
-        if not self.moves:
+        if not self.moves or not self.ply:
             return None
-        names = (self.game.seat_name(0), self.game.seat_name(1))
-        return turn_at(self.moves, len(self.moves) - 1, self.game.first_player or 0, names)
+        seat = ((self.game.first_player or 0) + self.ply - 1) % 2
+        return Turn(self.ply, seat, self.game.seat_name(seat), self.moves[-1])
 
     @property
     def moved(self) -> frozenset[engine.Card]:
@@ -267,69 +269,71 @@ def tables_for(
 # --- One rendering per version and viewer -------------------------------------------------------
 
 
-#: A table as rendered for a viewer, in parts sent joined: the move log's items are one of them,
-#: the same string for each viewer of the game (``game.table_markup.render_table_parts``).
-Parts = tuple[str, ...]
+@dataclass(frozen=True)
+class Update:
+    """What a viewer is sent at ``version``: a turn's update from the version ``base`` before it
+    (:func:`game.table_markup.render_turn`), or the whole table (``base`` is ``None``)."""
 
-
-@dataclass
-class _Rendered:
     version: int
-    parts: Parts
+    html: str
+    base: int | None = None
 
 
-#: Renders one game's tables at a version or newer for the viewers given (each with the user of
-#: one of its sockets: a table depends on the viewer alone); answers the version rendered and
-#: each viewer's table.
+#: Renders one game's updates at ``version`` for the viewers given (each with the user of one of
+#: its sockets: what is drawn depends on the viewer alone), a turn's when the change was the
+#: ``turn`` given, else whole tables; answers each viewer's update.
 RenderAll = Callable[
-    [int, int, Mapping[Hashable, object]], Awaitable[tuple[int, dict[Hashable, Parts]]]
+    [int, int, Mapping[Hashable, object], Moved | None], Awaitable[Mapping[Hashable, Update]]
 ]
 
 
 class TableCache:
-    """The latest table of each game per viewer, shared by every socket in this process.
+    """The latest update of each game per viewer, shared by every socket in this process: the
+    one cache of the live path.
 
-    ``get`` answers with the table at ``version`` or newer. The first caller
-    renders the tables of every viewer the game's sockets here have, from one
-    read of the game or none (``render_all``: in a thread when it reads the
-    database); the others at the same time await that one rendering. (A socket
-    that connects renders its own table, with the game it reads anyway:
-    ``game.consumers``.) Each table is kept in :data:`Parts`, joined as it is
-    sent, so that a game's viewers hold its move log once.
+    ``get`` answers with the update at ``version`` or newer. The first caller renders those of
+    every viewer the game's sockets here have (``render_all``: from the game as this process
+    keeps it, or read in a thread); the others at the same time await that one rendering.
     """
 
     def __init__(self, render_all: RenderAll) -> None:
         self.render_all = render_all
-        self._latest: dict[int, dict[Hashable, _Rendered]] = {}  # by game, then viewer
+        self._latest: dict[int, dict[Hashable, Update]] = {}  # by game, then viewer
         self._pending: dict[int, asyncio.Future[None]] = {}
         self._viewers: dict[int, dict[Hashable, list[Any]]] = {}  # by game: [sockets, a user]
 
-    async def get(self, game_id: int, viewer: Hashable, version: int) -> tuple[int, str]:
-        while True:  # read afresh after each wait: its renderer may have kept the first tables
-            tables = self._latest.get(game_id, {})
-            latest = tables.get(viewer)
+    async def get(
+        self, game_id: int, viewer: Hashable, version: int, turn: Moved | None = None
+    ) -> Update:
+        while True:  # read afresh after each wait: its renderer may have kept the first ones
+            updates = self._latest.get(game_id, {})
+            latest = updates.get(viewer)
             if latest is not None and latest.version >= version:
-                return latest.version, "".join(latest.parts)
+                return latest
             pending = self._pending.get(game_id)
             if pending is None:
                 break
             await asyncio.shield(pending)
-        # This viewer's table, and every other viewer's that is behind ``version``: after a turn,
-        # all of them.
+        # This viewer's update, and every other viewer's that is behind ``version``: after a
+        # turn, all of them.
         viewers = {
             key: user
             for key, (_, user) in self._viewers.get(game_id, {}).items()
-            if key == viewer or key not in tables or tables[key].version < version
+            if key == viewer or key not in updates or updates[key].version < version
         }
         if viewer not in viewers:
             raise LookupError(f"no socket watches game {game_id} as {viewer!r}")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending[game_id] = future
         try:
-            rendered_version, tables_of = await self.render_all(game_id, version, viewers)
-            self.put(game_id, rendered_version, tables_of)
+            rendered = await self.render_all(game_id, version, viewers, turn)
+            watching = self._viewers.get(game_id, {})
+            kept = self._latest.setdefault(game_id, {}) if watching else {}
+            for key, update in rendered.items():
+                if key in watching:
+                    kept[key] = update
             future.set_result(None)
-            return rendered_version, "".join(tables_of[viewer])
+            return rendered[viewer]
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: awaiting sockets re-raise it themselves
@@ -337,25 +341,11 @@ class TableCache:
         finally:
             del self._pending[game_id]
 
-    def put(self, game_id: int, version: int, rendered: Mapping[Hashable, Parts]) -> None:
-        """Keep tables rendered elsewhere at ``version`` (a turn's, by the thread that played it),
-        for the viewers still watching, unless a newer one is kept."""
-        watching = self._viewers.get(game_id, {})
-        tables = self._latest.setdefault(game_id, {}) if watching else {}
-        for key, parts in rendered.items():
-            latest = tables.get(key)
-            if key in watching and (latest is None or latest.version <= version):
-                tables[key] = _Rendered(version, parts)
-
     def clear(self) -> None:
-        """Forget every game's tables and viewers (between tests, whose games may share ids)."""
+        """Forget every game's updates and viewers (between tests, whose games may share ids)."""
         self._latest.clear()
         self._pending.clear()
         self._viewers.clear()
-
-    def viewers(self, game_id: int) -> dict[Hashable, object]:
-        """The game's viewers in this process, each with the user of one of its sockets."""
-        return {key: user for key, (_, user) in self._viewers.get(game_id, {}).items()}
 
     def watch(self, game_id: int, viewer: Hashable, user: object) -> None:
         """A socket of this process started watching the game as ``viewer`` (``user``'s)."""
@@ -363,8 +353,8 @@ class TableCache:
         seen[0] += 1
 
     def unwatch(self, game_id: int, viewer: Hashable) -> None:
-        """A socket stopped watching; a viewer's table goes with its last socket, the game's
-        tables with the game's last socket."""
+        """A socket stopped watching; a viewer's update goes with its last socket, the game's
+        updates with the game's last socket."""
         viewers = self._viewers.get(game_id, {})
         seen = viewers.get(viewer)
         if seen is not None:

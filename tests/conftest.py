@@ -66,15 +66,12 @@ def _no_live_games_across_tests():
     test's game may get the same id."""
     from game.consumers import _TABLES
     from game.live import LIVE_GAMES
-    from game.table_markup import MOVE_LOGS
 
     LIVE_GAMES.clear()
     _TABLES.clear()
-    MOVE_LOGS.clear()
     yield
     LIVE_GAMES.clear()
     _TABLES.clear()
-    MOVE_LOGS.clear()
 
 
 # -- players, for every test that needs some ----------------------------------------------

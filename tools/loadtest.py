@@ -16,7 +16,9 @@ Every pair plays as two browsers would, through the site's own URLs:
 2. **Games.** One player posts a seek (``/play/seek/``), the other joins it with another trump
    (``/games/<id>/join/``); the games start spread over ``--ramp`` seconds. When a game ends, its
    first player asks for a rematch, the second agrees and the first follows it (they must land on
-   the same game), so the load stays at N games.
+   the same game), so the load stays at N games. ``--start-ply N`` (``--players db``; it implies
+   ``--seat-first``) makes every game first and plays it to ply N through the site's services in
+   this process (:func:`play_to_ply`), so that the sockets open on games well under way.
 3. **Sockets.** Both players open ``/ws/games/<id>/`` with their session cookie and an ``Origin``
    matching the URL, and wait for the table each socket sends on connect; how long opening all
    sockets took is reported. With ``--own-sockets`` each player also keeps open, from before
@@ -75,12 +77,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypeVar
 from urllib.parse import urlsplit
 
 import aiohttp
 from multidict import CIMultiDictProxy
 from yarl import URL
+
+if TYPE_CHECKING:
+    from game.engine import GameState
+    from game.engine import Move as EngineMove
 
 T = TypeVar("T")
 
@@ -90,13 +96,20 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 SIGN_UP_ADDRESSES = ipaddress.IPv4Address("127.1.0.0")
 MAX_GAMES = 1000
 MAX_SECONDS = 3600.0
+#: ``--start-ply``'s bound: each of its plies is a service call per game, before the play.
+MAX_START_PLY = 1000
+#: Games made at once before the play (``--start-ply``): each is a seek and a join over HTTP.
+MAKE_GAMES_CONCURRENCY = 64
+#: ``--start-ply`` says how far it got after this many games.
+PRELUDE_PROGRESS_GAMES = 50
 #: Sign-ups over HTTP at once: each costs the server a password hash, so more only queue up.
 SIGN_UP_CONCURRENCY = 8
 #: A match that fails this many turns in a row stops (its errors are counted), rather than spin.
 MAX_FAILURES_IN_A_ROW = 5
 
 # Only the ``#table`` tag is read from every message: the first matching ``<div>`` start tag.
-TABLE_TAG = re.compile(r'<div\b[^>]*\bid="table"[^>]*>')
+#: A whole table, or the board of a turn's update (which carries the same attributes).
+TABLE_TAG = re.compile(r'<div\b[^>]*\bid="table(?:-board)?"[^>]*>')
 PLY = re.compile(r'\bdata-ply="(\d+)"')
 VERSION = re.compile(r'\bdata-version="(\d+)"')
 STATUS = re.compile(r'\bdata-status="([a-z]*)"')
@@ -104,6 +117,8 @@ STATUS = re.compile(r'\bdata-status="([a-z]*)"')
 #: regex engine finds fast, where a scan of every tag's attributes took most of the load test's
 #: own time at hundreds of moves a second.
 MOVE_VALUE = re.compile(r'name="move" value="([^"]*)"')
+BEATER = re.compile(r'data-beater="([^"]*)"')
+SECOND = re.compile(r'data-second="([^"]*)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ERROR_NOTICE = re.compile(r'class="notice notice--error"[^>]*>(.*?)</', re.S)
 GAME_URL = re.compile(r"/games/(\d+)/")
@@ -359,6 +374,12 @@ class Report(Figures):
     #: Each ``--pid`` process's resident memory (kB) once every socket was open, and at the end.
     resident_kb_seated: dict[str, int | None] = field(default_factory=dict)
     resident_kb_end: dict[str, int | None] = field(default_factory=dict)
+    #: ``--start-ply``: the ply every first game was played to before the play (0: none), the
+    #: games that stopped short of it (every turn there would have ended them), and how long
+    #: that took (part of ``set_up_seconds``).
+    start_ply: int = 0
+    start_ply_short: int = 0
+    start_ply_seconds: float = 0.0
 
     def format(self) -> str:
         """The final report as a small text table."""
@@ -377,8 +398,16 @@ class Report(Figures):
         busy = self.seconds or math.nan
         lines = [
             f"Load test against {self.url}: {self.games} games, think "
-            f"{self.think[0]:g}-{self.think[1]:g} s, players via {self.players_via}",
-            f"  set-up {self.set_up_seconds:.1f} s; the first {2 * self.games} sockets open (each "
+            f"{self.think[0]:g}-{self.think[1]:g} s, players via {self.players_via}"
+            + (f", from ply {self.start_ply}" if self.start_ply else "")
+            + (f" ({self.start_ply_short} games short of it)" if self.start_ply_short else ""),
+            f"  set-up {self.set_up_seconds:.1f} s"
+            + (
+                f" (of it {self.start_ply_seconds:.1f} s playing to ply {self.start_ply})"
+                if self.start_ply
+                else ""
+            )
+            + f"; the first {2 * self.games} sockets open (each "
             f"with its table) in {self.sockets_open_seconds:.2f} s ("
             + (
                 "opened together once every game was made"
@@ -669,8 +698,12 @@ class TableView:
     received: float
 
     def moves(self) -> list[str]:
-        """The turns this viewer's table offers: the ``move`` values of its forms."""
-        return MOVE_VALUE.findall(self.html)
+        """The turns this viewer's table offers: the ``move`` values of its forms, and each beat
+        (a beating card, then any second card but itself), as the table's script writes them."""
+        seconds = SECOND.findall(self.html)
+        plain = [m for m in MOVE_VALUE.findall(self.html) if m not in seconds]
+        beats = [f"{b}-{s}" for b in BEATER.findall(self.html) for s in seconds if s != b]
+        return plain + beats
 
     def error(self) -> str | None:
         """The message of a refused input, if the partial carries one."""
@@ -740,6 +773,9 @@ class Config:
     #: Each player also keeps its own socket (``/ws/me/``) open, as every page of a logged-in
     #: player does: the notices and challenges it would hear.
     own_sockets: bool = False
+    #: Before any socket opens, play every game to this ply through the site's services in this
+    #: process (:func:`play_to_ply`; needs ``players_via="db"``, implies ``seat_first``).
+    start_ply: int = 0
     pids: list[int] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     seed: int | None = None
@@ -776,6 +812,16 @@ class Config:
             raise LoadTestError("--clock must be minutes+seconds, such as 3+2")
         if self.deck not in (24, 32, 36):
             raise LoadTestError("--deck must be 24, 32 or 36")
+        if not 0 <= self.start_ply <= MAX_START_PLY:
+            raise LoadTestError(f"--start-ply must be between 0 and {MAX_START_PLY}")
+        if self.start_ply:
+            if self.players_via != "db" or self.mode != "play":
+                raise LoadTestError(
+                    "--start-ply plays the games through the site's services in this process: it "
+                    "needs --players db (this command run with the server's own settings and "
+                    "database) and the play mode"
+                )
+            self.seat_first = True  # the games are all made, and played on, before any socket
         for pid in self.pids:
             if not os.path.exists(f"/proc/{pid}/stat"):
                 raise LoadTestError(f"--pid {pid}: no such process")
@@ -1212,13 +1258,24 @@ class Match:
         self.players = (first, second)
         self.game_ids: list[int] = []
         self.resign_at = 0  # this game's ply to resign at (``Config.resign_after``)
+        #: A game made before the play (``--start-ply``), for the match's first sockets.
+        self.made: int | None = None
+
+    async def make_first_game(self) -> int:
+        """Make the match's first game now, before the play, for :meth:`start_game` to open."""
+        self.made = await self._make_game()
+        return self.made
 
     async def start_game(self) -> None:
-        """A seek by the first player, joined by the second; then both sockets (with
-        ``--seat-first``, a match's first game waits for every other match's to be made)."""
+        """A seek by the first player, joined by the second (or the game made before the play);
+        then both sockets (with ``--seat-first``, a match's first game waits for every other
+        match's to be made)."""
         first_game = not self.game_ids
         try:
-            game_id = await self._make_game()
+            if self.made is not None:
+                game_id, self.made = self.made, None
+            else:
+                game_id = await self._make_game()
         finally:
             if first_game:
                 self.run.first_game_made()
@@ -1293,7 +1350,11 @@ class Match:
                     await (self._next_game() if self.game_ids else self.start_game())
                     need_game = False
                     if run.config.resign_after:
-                        self.resign_at = run.rng.randint(1, 2 * run.config.resign_after)
+                        # Counted from the ply the game starts at (--start-ply's are under way).
+                        table = self.players[0].table
+                        self.resign_at = (table.ply if table is not None else 0) + run.rng.randint(
+                            1, 2 * run.config.resign_after
+                        )
                 over = await self.turn()
             except Failed:
                 failures += 1
@@ -1399,6 +1460,118 @@ class Match:
             return "take"
         card = rng.choice(list(dict.fromkeys(m.split("-")[0] for m in plays)))
         return rng.choice([m for m in plays if m.split("-")[0] == card])
+
+
+# --- Games under way (``--start-ply``) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Prelude:
+    """What :func:`play_to_ply` did: the games it played on, the turns it made, the games it
+    stopped short of the ply (every turn there would have ended them), and how long it took."""
+
+    games: int
+    turns: int
+    short: int
+    seconds: float
+
+
+def going_on(state: GameState, rng: random.Random) -> EngineMove | None:
+    """A legal turn of ``state``, picked at random, after which the game goes on; ``None`` when
+    every turn ends it. ``state`` must count every position the game passed (repetitions)."""
+    moves = state.legal_moves()
+    for index in rng.sample(range(len(moves)), len(moves)):
+        if state.play(moves[index]).outcome is None:
+            return moves[index]
+    return None
+
+
+def play_to_ply(
+    game_ids: Sequence[int], ply: int, rng: random.Random, say: Callable[[str], None]
+) -> Prelude:
+    """Play each game to ``ply`` through the site's services in this process, a random turn
+    that does not end it at a time, each made by the player to move as a POST would
+    (``game_play_move`` on the row read afresh): so that a run starts on long games (long logs,
+    many positions counted) without minutes of play over sockets first. Needs the server's
+    settings and database (``--players db``); synchronous ORM work, to be run off the loop."""
+    from django.db import connection
+
+    from game.models import Game
+    from game.selectors import stored_state
+    from game.services import GameError, game_play_move
+
+    started = time.monotonic()
+    turns = short = 0
+    try:
+        for done, game_id in enumerate(game_ids, 1):
+            tracked: GameState | None = None  # as played here: every position passed counted
+            while True:
+                game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+                if game.is_timed:  # the load test's seeks are untimed: no clock runs out here
+                    raise LoadTestError(f"game {game_id} is timed: --start-ply plays untimed games")
+                if game.status != Game.Status.ACTIVE:
+                    short += 1
+                    break
+                state = stored_state(game)
+                if state.ply >= ply:
+                    break
+                if tracked is None or tracked.ply != state.ply:
+                    tracked = state
+                move = going_on(tracked, rng)
+                if move is None:
+                    short += 1
+                    break
+                seat = state.position.to_move
+                try:
+                    game_play_move(
+                        game_id=game_id,
+                        user=game.seat0 if seat == 0 else game.seat1,
+                        notation=str(move),
+                        expected_ply=state.ply,
+                    )
+                except GameError as error:
+                    raise LoadTestError(
+                        f"game {game_id}: the turn {move} at ply {state.ply} was refused: {error}"
+                    ) from None
+                tracked = tracked.play(move)
+                turns += 1
+            if done % PRELUDE_PROGRESS_GAMES == 0 or done == len(game_ids):
+                say(
+                    f"  played to ply {ply} in {done} of {len(game_ids)} games ({turns} turns, "
+                    f"{time.monotonic() - started:.1f} s)"
+                    + (f"; {short} stopped short: every turn would end them" if short else "")
+                )
+    finally:
+        connection.close()  # this thread's: it plays no more
+    return Prelude(len(game_ids), turns, short, time.monotonic() - started)
+
+
+async def start_under_way(run: Run, matches: Sequence[Match]) -> Prelude:
+    """``--start-ply``: every match's first game made over HTTP (seek, join; a few at a time),
+    then played to the ply by :func:`play_to_ply` in a thread (the ORM is synchronous), before
+    any game socket opens. :class:`LoadTestError` when a game cannot be made."""
+    from asgiref.sync import sync_to_async
+
+    config = run.config
+    gate = asyncio.Semaphore(MAKE_GAMES_CONCURRENCY)
+
+    async def make(match: Match) -> int:
+        async with gate:
+            return await match.make_first_game()
+
+    try:
+        game_ids = await asyncio.wait_for(
+            asyncio.gather(*(make(m) for m in matches)), config.set_up_timeout
+        )
+    except TimeoutError:
+        raise LoadTestError(f"making the games took over {config.set_up_timeout:g} s") from None
+    except Failed as failed:
+        errors = ", ".join(f"{kind} ({n})" for kind, n in sorted_errors(run.stats.errors))
+        raise LoadTestError(f"making the games failed ({failed}): {errors}") from None
+    run.say(f"  {len(game_ids)} games made; playing each to ply {config.start_ply}")
+    rng = random.Random(run.rng.getrandbits(64))  # the thread's own, drawn from the run's seed
+    play = sync_to_async(play_to_ply, thread_sensitive=True)
+    return await play(game_ids, config.start_ply, rng, run.say)
 
 
 # --- The run ------------------------------------------------------------------------------------
@@ -1616,15 +1789,21 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
     set_up_started = run.clock()
     connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=None)
     players = make_players(run, sessions, connector)
+    prelude = Prelude(0, 0, 0, 0.0)
     try:
         await set_up_players(run, players, sessions)
         if config.own_sockets:
             await asyncio.gather(*(p.open_own_socket() for p in players))
+        matches = [Match(run, players[2 * i], players[2 * i + 1]) for i in range(config.games)]
+        ready = f"  players ready in {run.clock() - set_up_started:.1f} s"
+        if config.start_ply:
+            run.say(f"{ready}; making the games")
+            prelude = await start_under_way(run, matches)
+            ready = f"  players and games ready in {run.clock() - set_up_started:.1f} s"
         set_up_seconds = run.clock() - set_up_started
-        run.say(f"  players ready in {set_up_seconds:.1f} s; starting {config.games} games")
+        run.say(f"{ready}; starting {config.games} games")
 
         with without_cycle_collection():
-            matches = [Match(run, players[2 * i], players[2 * i + 1]) for i in range(config.games)]
             started = stats.play_start = run.clock()
             cpu_play_start = own_cpu_seconds()
             host_play_start = HostCpu.read()
@@ -1720,6 +1899,9 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
         slices=slices,
         resident_kb_seated={str(pid): kb for pid, kb in stats.resident_kb_seated.items()},
         resident_kb_end={str(pid): kb for pid, kb in last_end.resident_kb.items()},
+        start_ply=config.start_ply,
+        start_ply_short=prelude.short,
+        start_ply_seconds=prelude.seconds,
     )
     return report, socket_versions
 

@@ -305,7 +305,7 @@ def email_config() -> dict[str, Any]:
     }
 
 
-#: The database cache's table (``manage.py createcachetable``), and how many counts it keeps
+#: The database cache's table (made by ``migrate``: accounts' 0006), and how many counts it keeps
 #: before it drops some: Django's default of 300 would forget a crowd's counts early.
 CACHE_TABLE = "django_cache"
 CACHE_MAX_ENTRIES = 10_000
@@ -314,7 +314,7 @@ CACHE_MAX_ENTRIES = 10_000
 def caches_config(redis_url: str | None, key_prefix: str = "") -> dict[str, Any]:
     """Django's cache, where the abuse limits keep their counts (``accounts.limits``): Django's own
     Redis backend on ``redis_url``, so that every process shares them, or the database cache
-    without one (a table made by ``manage.py createcachetable``, beside ``migrate``). Each key
+    without one (a table made by ``migrate``, accounts' migration 0006). Each key
     starts with ``key_prefix``, so that sites (or test runs) sharing one Redis keep apart."""
     if not redis_url:
         return {

@@ -88,6 +88,26 @@ class GameState:
         """How many times the current position has arisen."""
         return self.seen[repetition_key(self.position.key)]
 
+    @property
+    def key(self) -> str:
+        """The current position's :func:`repetition_key`."""
+        return repetition_key(self.position.key)
+
+    def counted(self, times: int) -> GameState:
+        """This state remembering only that its position has arisen ``times`` times: what a
+        server stores, whatever the game's length, while each earlier position's key stays
+        beside its turn in the log. Its outcome and legal turns are the full state's; its
+        :meth:`play` counts the next position once, so the caller counts it again.
+
+        >>> from game.engine import Suit, deal
+        >>> state = GameState.start(deal(7, (Suit.S, Suit.H)))
+        >>> state.counted(2).repetitions(), len(state.counted(2).seen)
+        (2, 1)
+        """
+        if times < 1:
+            raise ValueError(f"a position on the table has arisen at least once, not {times}")
+        return GameState(self.position, MappingProxyType({self.key: times}), self.ply)
+
     # -- JSON, for storing beside the log ----------------------------------------
 
     def to_json(self) -> dict[str, Any]:

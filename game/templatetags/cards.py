@@ -203,27 +203,35 @@ def _picture(
 
 
 def _play_button(csrf: str, table: Any, card: Any, f: dict[str, str], trump: bool) -> SafeString:
-    """A playable card: a beat's first click (it shows that beat's second cards, which the
-    table carries: :func:`second_cards`), or a lead or a beat with one's last card, played at
-    once."""
+    """A playable card: a beat's first click (it shows the second cards, which the table carries
+    once for every beating card: :func:`second_cards`), or a lead or a beat with one's last
+    card, played at once."""
     classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
     if table.pile and len(table.bottom.hand) > 1:
-        return format_html(
-            '<button type="button" class="{}" data-beater="{}" aria-controls="seconds-{}" '
-            'aria-pressed="false">' + _PLAY_CHIP + "</button>",
-            classes,
-            f["code"],
-            f["code"],
-            gettext("Beat with the %(name)s") % {"name": f["name"]},
-            f["rank"],
-            f["symbol"],
-        )
+        return _beater_button(f["code"], classes, get_language())
     if table.pile:
         label = gettext("Beat with your last card, the %(name)s") % {"name": f["name"]}
     else:
         label = gettext("Lead the %(name)s") % {"name": f["name"]}
     button = _turn_button(f["code"], classes, label, f["rank"], f["symbol"])
     return turn_form(csrf, table, button)
+
+
+@lru_cache(maxsize=4096)
+def _beater_button(code: str, classes: str, language: str | None) -> SafeString:
+    """A card to beat with: picking it shows the second cards, under the hint it carries."""
+    f = _face(code, language)
+    hint = gettext("Beat with the %(name)s, then play a second card:") % {"name": f["name"]}
+    return format_html(
+        '<button type="button" class="{}" data-beater="{}" data-hint="{}" '
+        'aria-controls="seconds" aria-pressed="false">' + _PLAY_CHIP + "</button>",
+        classes,
+        code,
+        hint,
+        gettext("Beat with the %(name)s") % {"name": f["name"]},
+        f["rank"],
+        f["symbol"],
+    )
 
 
 def turn_form(csrf: str, table: Any, buttons: str, classes: str = "") -> SafeString:
@@ -254,47 +262,38 @@ def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) ->
 
 
 @lru_cache(maxsize=8192)
-def _second_card_button(beater: str, card: str, trump: bool, language: str | None) -> str:
-    """The button that beats with ``beater`` and lays ``card``, once per cards and language."""
+def _second_card_button(card: str, trump: bool, language: str | None) -> str:
+    """The button that lays ``card`` after the beating card picked (the table's script writes
+    the turn, ``beater-card``, into its value), once per card and language."""
     f = _face(card, language)
     label = gettext("Second card: the %(name)s") % {"name": f["name"]}
     classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
-    return _turn_button(f"{beater}-{card}", classes, label, f["rank"], f["symbol"])
-
-
-@lru_cache(maxsize=1024)
-def _beat_choice(beater: str, language: str | None) -> tuple[str, str]:
-    """What surrounds a beat's second cards: the hint, and the way back."""
-    hint = gettext("Beat with the %(name)s, then play a second card:") % {
-        "name": _face(beater, language)["name"]
-    }
-    return (
-        format_html(
-            '<div class="second-cards" id="seconds-{}" hidden><p class="controls__hint">{}</p>',
-            beater,
-            hint,
-        ),
-        format_html(
-            '<button type="button" class="button" data-unpick>{}</button></div>', gettext("Cancel")
-        ),
+    return _turn_button(card, classes, label, f["rank"], f["symbol"]).replace(
+        "<button ", f'<button data-second="{card}" ', 1
     )
 
 
 def second_cards(table: Any, csrf: str) -> SafeString:
-    """For each card the viewer may beat with, the second cards that may follow it, hidden until
-    that card is picked (``static/js/table.js``): one form each, a button per second card, with
-    a way back."""
+    """The second cards of a beat, hidden until a beating card is picked
+    (``static/js/table.js``): one form with a button for each card of the hand that may follow
+    a beat, and a way back. Any card but the beating one may follow it (RULES.md), so one set
+    serves every beating card: the script hides the one picked."""
+    if not table.beats:
+        return mark_safe("")
     language = get_language()
-    trump = table.bottom.trump.letter if table.beats else ""
-    parts = []
-    for beater, seconds in table.beats:
-        head, tail = _beat_choice(str(beater), language)
-        buttons = "".join(
-            _second_card_button(str(beater), str(c), c.suit.letter == trump, language)
-            for c in seconds
-        )
-        parts += [head, turn_form(csrf, table, buttons, "seconds"), tail]
-    return mark_safe("".join(parts))
+    trump = table.bottom.trump.letter
+    following = {c for _beater, followers in table.beats for c in followers}
+    buttons = "".join(
+        _second_card_button(str(c), c.suit.letter == trump, language)
+        for c in table.bottom.hand
+        if c in following
+    )
+    return format_html(
+        '<div class="second-cards" id="seconds" hidden><p class="controls__hint"></p>{}'
+        '<button type="button" class="button" data-unpick>{}</button></div>',
+        turn_form(csrf, table, mark_safe(buttons), "seconds"),
+        gettext("Cancel"),
+    )
 
 
 @register.simple_tag

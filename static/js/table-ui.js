@@ -43,7 +43,7 @@
   // Where the next action is: a second card (once a beating card is picked: table.js), a card
   // to play, the take.
   const NEXT_ACTIONS = [
-    ".second-cards:not([hidden]) .card--play",
+    ".second-cards:not([hidden]) .card--play:not([hidden])",
     ".hand .card--play",
     ".button--take",
     ".result .button",

@@ -1,10 +1,15 @@
 // Keep the newest table. A move's HTTP response and the websocket's pushes can arrive in either
 // order; each table carries the game's version, and an older one never replaces a newer one.
+// After a turn the socket brings only what it changed (the board, one move-log line, the
+// actions), from the version before: a page showing another version asks for the whole table.
 (function () {
   "use strict";
 
+  const TABLE_VERSION = /id="table"[^>]*data-version="(\d+)"/;
+  const TURN = /^<div id="table-board"[^>]*data-version="(\d+)"[^>]*data-base="(\d+)"/;
+
   function versionIn(html) {
-    const match = /id="table"[^>]*data-version="(\d+)"/.exec(html);
+    const match = TABLE_VERSION.exec(html);
     return match ? Number(match[1]) : null;
   }
 
@@ -19,29 +24,44 @@
     return incoming !== null && shown !== null && incoming < shown;
   }
 
+  function wholeTable() {
+    htmx.ajax("GET", window.location.pathname, { target: "#table", swap: "outerHTML" });
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
-    if (isStale(event.detail.message)) event.preventDefault();
-  });
-
-  // On (re)connecting, the socket sends the table as the server has it. When the page already
-  // shows that version, keep the page's own: a choice half made (a trump picked in the join form,
-  // a beating card picked) is not wiped by a copy of what is already there.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    const incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
-    if (!incoming || incoming.id !== "table" || event.detail.target.id !== "table") return;
-    // A refused turn comes back at the shown version, saying why: that one is swapped in.
-    if (incoming.querySelector(".notice--error")) return;
-    if (Number(incoming.dataset.version) <= shownVersion()) event.detail.shouldSwap = false;
-  });
-
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    if (typeof event.detail.serverResponse === "string" && isStale(event.detail.serverResponse)) {
-      event.detail.shouldSwap = false;
+    const message = event.detail.message;
+    const turn = TURN.exec(message);
+    if (turn) {
+      const shown = shownVersion();
+      if (Number(turn[1]) <= shown) event.preventDefault(); // had it already
+      else if (Number(turn[2]) !== shown) {
+        event.preventDefault();
+        wholeTable(); // a version went missing on the way
+      }
+      return;
     }
+    if (isStale(message)) event.preventDefault();
   });
 
-  // A beat is two clicks: the beating card, then a second card. The table carries each beating
-  // card's second cards, hidden; picking the card shows them, with no request to the server.
+  // A turn's board carries the table's new state: the table takes it, and the log's new line
+  // becomes the only current one.
+  const STATE = ["ply", "version", "status", "claim", "myTurn"];
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    const table = document.getElementById("table");
+    const board = document.getElementById("table-board");
+    if (!table || !board || board.dataset.base === undefined) return;
+    for (const name of STATE) {
+      if (board.dataset[name] === undefined) delete table.dataset[name];
+      else table.dataset[name] = board.dataset[name];
+    }
+    delete board.dataset.base;
+    const current = table.querySelectorAll('#move-log [aria-current="step"]');
+    for (let i = 0; i < current.length - 1; i++) current[i].removeAttribute("aria-current");
+  });
+
+  // A beat is two clicks: the beating card, then a second card. The table carries the second
+  // cards once, hidden; picking a card shows them under its hint, with no request to the
+  // server: each button's turn becomes that card's beat, and the card itself is not offered.
   function pick(beater) {
     const table = document.getElementById("table");
     if (!table) return;
@@ -49,8 +69,16 @@
       const picked = card === beater;
       card.setAttribute("aria-pressed", String(picked));
       card.classList.toggle("card--picked", picked);
-      const choice = document.getElementById(card.getAttribute("aria-controls"));
-      if (choice) choice.hidden = !picked;
+    });
+    const choice = document.getElementById("seconds");
+    if (!choice) return;
+    choice.hidden = !beater;
+    if (!beater) return;
+    const card = beater.dataset.beater;
+    choice.querySelector(".controls__hint").textContent = beater.dataset.hint;
+    choice.querySelectorAll("[data-second]").forEach(function (button) {
+      button.value = card + "-" + button.dataset.second;
+      button.hidden = button.dataset.second === card;
     });
   }
 
@@ -59,17 +87,14 @@
     if (beater) {
       const choosing = beater.getAttribute("aria-pressed") !== "true";
       pick(choosing ? beater : null);
-      const choice = document.getElementById(beater.getAttribute("aria-controls"));
-      const first = choice && choice.querySelector(".seconds button");
+      const first = document.querySelector("#seconds [data-second]:not([hidden])");
       if (choosing && first) first.focus();
       return;
     }
-    const unpick = event.target.closest("#table [data-unpick]");
-    if (unpick) {
-      const choice = unpick.closest(".second-cards");
+    if (event.target.closest("#table [data-unpick]")) {
+      const picked = document.querySelector('#table [data-beater][aria-pressed="true"]');
       pick(null);
-      const card = choice && document.querySelector('[aria-controls="' + choice.id + '"]');
-      if (card) card.focus();
+      if (picked) picked.focus();
     }
   });
 

@@ -98,6 +98,17 @@ def test_think_ranges_and_bounds() -> None:
         loadtest.Config(urls=["http://127.0.0.1:8000"], seconds=loadtest.MAX_SECONDS + 1).check()
 
 
+def test_a_start_ply_needs_the_servers_database_and_seats_everyone_first() -> None:
+    url = "http://127.0.0.1:8000"
+    with pytest.raises(LoadTestError, match="needs --players db"):
+        loadtest.Config(urls=[url], players_via="http", start_ply=20).check()
+    with pytest.raises(LoadTestError, match="--start-ply must be between"):
+        loadtest.Config(urls=[url], players_via="db", start_ply=-1).check()
+    config = loadtest.Config(urls=[url], players_via="db", start_ply=20)
+    config.check()
+    assert config.seat_first
+
+
 def test_the_report_prints_every_figure() -> None:
     lat = Latency.of([0.01, 0.02])
     report = Report(
@@ -351,6 +362,21 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         assert report.games_started > report.games  # each resignation was followed by a game
         assert f"({report.games_resigned} resigned at the limit)" in report.format()
 
+    def test_games_played_to_a_start_ply_first_go_on_from_there_without_an_error(self) -> None:
+        """``--start-ply``: each game is made and played to ply 20 through the services in this
+        process before its sockets open; the players' turns then go on from there."""
+        from game.models import Game
+
+        report = self._play(games=2, seconds=4, seat_first=False, deck=36, start_ply=20)
+        assert report.seat_first and report.start_ply == 20 and report.start_ply_short == 0
+        first_games = Game.objects.filter(pk__in=sorted(report.game_ids)[: report.games])
+        assert all(game.moves.count() >= 20 for game in first_games)
+        assert report.format().startswith(
+            f"Load test against {self.live_server_url}: 2 games, think 0.05-0.3 s, players via db,"
+            " from ply 20\n"
+        )
+        assert "played to ply 20 in 2 of 2 games" in self.progress.getvalue()
+
     def test_a_crowd_entering_the_pool_is_all_paired_without_an_error(self) -> None:
         out = io.StringIO()
         config = loadtest.Config(
@@ -388,6 +414,8 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         slice_seconds: float = 0,
         resign_after: int = 0,
         own_sockets: bool = False,
+        deck: int = 24,
+        start_ply: int = 0,
     ) -> loadtest.Report:
         out = self.progress = io.StringIO()
         config = loadtest.Config(
@@ -401,7 +429,8 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
             ramp=2,
             seat_first=seat_first,
             via=via,
-            deck=24,
+            deck=deck,
+            start_ply=start_ply,
             players_via=players_via,
             # Generous: a busy 2-core machine may be slow, and this test asserts no timing.
             relay_timeout=30,

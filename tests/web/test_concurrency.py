@@ -59,7 +59,7 @@ def test_fifty_simultaneous_submissions_of_one_ply_land_exactly_once(kept, monke
     game = started_game()
     LIVE_GAMES.clear()
     if kept:  # as a socket's arrival keeps it: each turn is checked on it first, with no read
-        LIVE_GAMES.read(game, ())
+        LIVE_GAMES.read(game)
     locked = []
     read_locked = services._locked
 

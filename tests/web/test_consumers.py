@@ -60,10 +60,12 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
         assert 'data-ply="0"' in await socket.receive_from(timeout=5)
     move, waiting = await play_first_turn(game, alice, bob)
     pushed = {}
-    for name, socket in sockets.items():
+    for name, socket in sockets.items():  # the turn's update, from the version each has
         pushed[name] = await socket.receive_from(timeout=5)
-        assert 'hx-swap-oob="outerHTML"' in pushed[name] and 'data-ply="1"' in pushed[name]
-        assert f'<span class="notation">{move}</span></li>' in pushed[name], name
+        assert pushed[name].startswith('<div id="table-board"'), name
+        assert 'data-ply="1"' in pushed[name] and f'data-base="{game.version}"' in pushed[name]
+        assert '<ol hx-swap-oob="beforeend:#move-log">' in pushed[name]
+        assert f'<span class="notation">{move}</span></li></ol>' in pushed[name], name
     # Each viewer gets their own table: the player now to move may take; a spectator may not.
     assert 'name="move" value="take"' in pushed[waiting.username]
     assert 'name="move"' not in pushed["spectator"]
@@ -186,17 +188,17 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
     from game import consumers
 
     rendered, reads = [], []
-    real, real_tables_for = consumers.render_table_parts, consumers.tables_for
+    real, real_tables_for = consumers.render_turn, consumers.tables_for
 
-    def counting(table, **context):
+    def counting(table):
         rendered.append(table.viewer)
-        return real(table, **context)
+        return real(table)
 
     def reading(game, viewers, notations=None):
         reads.append(sorted(viewers, key=str))
         return real_tables_for(game, viewers, notations)
 
-    monkeypatch.setattr(consumers, "render_table_parts", counting)
+    monkeypatch.setattr(consumers, "render_turn", counting)
     monkeypatch.setattr(consumers, "tables_for", reading)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
@@ -225,9 +227,9 @@ async def _trips_to_the_database_thread(monkeypatch):
     trips = []
     real = consumers._read_and_render
 
-    async def tripping(game_id, version, viewers):
+    async def tripping(game_id, version, viewers, turn):
         trips.append(version)
-        return await real(game_id, version, viewers)
+        return await real(game_id, version, viewers, turn)
 
     monkeypatch.setattr(consumers, "_read_and_render", tripping)
     return trips
@@ -294,9 +296,9 @@ async def test_the_players_sockets_show_the_result_when_a_game_ends(monkeypatch)
             pushed = await socket.receive_from(timeout=5)
         assert '<section class="result" role="status">' in pushed
         assert "Rematch</button>" in pushed
-    # Once: the first version heard after the game ended (the turns may outrun the sockets)
-    # rendered the last, for both players.
-    assert len(trips) == 1 and trips[0] <= final
+    # The whole table is read in the thread: the end's, or an earlier version's when the turns
+    # outran the sockets (that table then shows the newer version, and the sockets catch up).
+    assert trips and max(trips) <= final
     for socket in sockets:
         await socket.disconnect()
 
@@ -320,15 +322,20 @@ async def test_a_turn_sent_over_the_socket_lands_and_reaches_both_players():
         await socket.disconnect()
 
 
-async def test_a_turn_over_the_socket_brings_the_tables_it_rendered_in_its_own_trip(monkeypatch):
+async def test_a_turn_over_the_socket_is_rendered_for_every_viewer_at_once_with_no_read(
+    monkeypatch,
+):
+    # The thread plays the turn and keeps the game at its new version; the event loop then
+    # renders each viewer's update from it, once, for all three viewers together.
     from game import consumers
 
     asked = []
     real = consumers._TABLES.render_all
+    trips = await _trips_to_the_database_thread(monkeypatch)
 
-    async def render_all(game_id, version, viewers):
-        asked.append(version)
-        return await real(game_id, version, viewers)
+    async def render_all(game_id, version, viewers, turn):
+        asked.append((version, len(viewers), turn is not None))
+        return await real(game_id, version, viewers, turn)
 
     monkeypatch.setattr(consumers._TABLES, "render_all", render_all)
     game, alice, bob = await make_game()
@@ -340,34 +347,44 @@ async def test_a_turn_over_the_socket_brings_the_tables_it_rendered_in_its_own_t
     history = await database_sync_to_async(history_of)(game)
     move = str(history.legal_moves()[0])
     await sockets[history.position.to_move].send_json_to({"move": move, "ply": 0})
-    tables = [await socket.receive_from(timeout=5) for socket in sockets]
-    assert all('data-ply="1"' in table for table in tables)
-    assert len(set(tables)) == 3  # each seat's own, and the spectator's
-    assert asked == []  # no socket had to render or read anything more
+    updates = [await socket.receive_from(timeout=5) for socket in sockets]
+    assert all('data-ply="1"' in update for update in updates)
+    assert len(set(updates)) == 3  # each seat's own, and the spectator's
+    assert asked == [(game.version + 1, 3, True)] and trips == []
     for socket in sockets:
         assert await socket.receive_nothing(timeout=0.2)
         await socket.disconnect()
 
 
-async def test_a_turn_whose_tables_failed_to_render_is_still_announced(monkeypatch, caplog):
-    from game import consumers
-
-    def broken(*args):
-        raise RuntimeError("the turn's tables could not be rendered")
-
-    monkeypatch.setattr(consumers, "_tables_at", broken)  # the sockets' own rendering still works
+async def test_a_socket_that_missed_a_version_gets_the_whole_table(monkeypatch):
     game, alice, bob = await make_game()
-    path = f"/ws/games/{game.pk}/"
-    sockets = [await connect(path, alice), await connect(path, bob)]
+    sockets = await players_sockets(game, alice, bob)
+    await play_first_turn(game, alice, bob)
     for socket in sockets:
         await socket.receive_from(timeout=5)
+    from game import consumers
+
+    consumer_versions = []
+    real = consumers.GameConsumer.game_changed
+
+    async def missing_one(self, event):  # as if this socket had missed the version before
+        if event["version"] == game.version + 2:
+            self.version -= 1
+        consumer_versions.append(event["version"])
+        return await real(self, event)
+
+    monkeypatch.setattr(consumers.GameConsumer, "game_changed", missing_one)
     history = await database_sync_to_async(history_of)(game)
-    mover = history.position.to_move
-    await sockets[mover].send_json_to({"move": str(history.legal_moves()[0]), "ply": 0})
-    for socket in sockets:  # each renders its own, and the mover's socket stays open
-        assert 'data-ply="1"' in await socket.receive_from(timeout=5)
+    move = str(history.legal_moves()[0])
+    mover = (alice, bob)[history.position.to_move]
+    await database_sync_to_async(services.game_play_move)(
+        game_id=game.pk, user=mover, notation=move, expected_ply=1
+    )
+    for socket in sockets:
+        pushed = await socket.receive_from(timeout=5)
+        assert pushed.startswith('<div id="table" hx-swap-oob="outerHTML"')
+        assert 'data-ply="2"' in pushed and "move-log__turn" in pushed
         await socket.disconnect()
-    assert f"rendering game {game.pk}'s tables" in caplog.text  # and the failure is logged
 
 
 @pytest.mark.parametrize(
@@ -407,30 +424,30 @@ async def test_a_spectator_s_turn_is_refused():
 
 
 async def test_the_table_cache_renders_a_game_s_viewers_together_and_forgets_them_as_they_go():
-    from game.tables import TableCache
+    from game.tables import TableCache, Update
 
     calls = []
 
-    async def render_all(game_id, version, viewers):
+    async def render_all(game_id, version, viewers, turn):
         calls.append(sorted(viewers, key=str))
-        return 3, {viewer: ("table ", f"{game_id} for {viewer}") for viewer in viewers}
+        return {viewer: Update(3, f"table {game_id} for {viewer}") for viewer in viewers}
 
     cache = TableCache(render_all)
     cache.watch(7, 0, "alice")
     cache.watch(7, 1, "bob")
     cache.watch(7, 1, "bob")  # a second tab
-    assert await cache.get(7, 0, 3) == (3, "table 7 for 0")
-    assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # rendered with seat 0's
+    assert (await cache.get(7, 0, 3)).html == "table 7 for 0"
+    assert (await cache.get(7, 1, 3)).html == "table 7 for 1"  # rendered with seat 0's
     assert calls == [[0, 1]]
     cache.watch(7, "watching", None)  # a new viewer: their table alone is rendered
-    assert await cache.get(7, "watching", 3) == (3, "table 7 for watching")
+    assert (await cache.get(7, "watching", 3)).html == "table 7 for watching"
     assert calls == [[0, 1], ["watching"]]
     cache.unwatch(7, "watching")
     cache.unwatch(7, 1)
-    assert await cache.get(7, 1, 3) == (3, "table 7 for 1")  # its other tab still watches
+    assert (await cache.get(7, 1, 3)).html == "table 7 for 1"  # its other tab still watches
     cache.unwatch(7, 1)
     cache.unwatch(7, 0)
     with pytest.raises(LookupError):  # nobody watches: nothing kept, nothing to render for
         await cache.get(7, 0, 3)
     assert len(calls) == 2
-    assert cache.viewers(7) == {} and cache._latest == {}  # the refused get kept nothing
+    assert cache._viewers == {} and cache._latest == {}  # the refused get kept nothing

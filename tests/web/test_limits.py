@@ -4,11 +4,19 @@ when to try again, and lets requests through again once its window has passed. T
 in the cache the settings give: the test database's cache table, or Redis with ``REDIS_URL``
 (each test counts from zero: tests/conftest.py)."""
 
+import os
 import re
+import sqlite3
+import subprocess
+import sys
 import time
 
 import pytest
+import redis.exceptions
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from django.db import DatabaseError, connection
 from django.test import override_settings
 from django.urls import reverse
 
@@ -202,3 +210,73 @@ def test_the_refusal_speaks_the_visitor_s_language(client):
 )
 def test_a_wait_is_said_in_whole_minutes_rounded_up(seconds, words):
     assert in_words(seconds) == words  # a number and its unit never wrapped apart (Django's)
+
+
+# -- when the store that keeps the counts fails ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        DatabaseError("no such table: django_cache"),
+        redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379"),
+        TimeoutError("timed out"),
+    ],
+    ids=["database", "redis", "timeout"],
+)
+@override_settings(LIMIT_SIGNUPS="1/h")
+def test_a_limit_whose_store_fails_lets_requests_through_and_says_so(
+    client, monkeypatch, caplog, error
+):
+    def fail(*args, **kwargs):
+        raise error
+
+    backend = type(caches["default"])
+    monkeypatch.setattr(backend, "add", fail)
+    monkeypatch.setattr(backend, "incr", fail)
+
+    # Past the limit too: nothing counts them, and nobody gets a 500 (nor a 429).
+    assert _sign_up(client, "first").status_code == 302
+    assert _sign_up(client, "second").status_code == 302
+    assert get_user_model().objects.filter(username__in=["first", "second"]).count() == 2
+    assert "let a request through uncounted" in caplog.text
+
+
+@pytest.mark.skipif(
+    settings.CACHES["default"]["BACKEND"] != "django.core.cache.backends.db.DatabaseCache",
+    reason="the default cache is not the database cache",
+)
+def test_a_limit_whose_cache_table_is_missing_lets_requests_through(client):
+    # Dropped in the test's transaction, which gives the table back when it rolls back.
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {connection.ops.quote_name(settings.CACHE_TABLE)}")
+    assert _sign_up(client, "first").status_code == 302
+    assert client.get(reverse("accounts:signup")).status_code == 200
+
+
+def test_migrate_alone_makes_the_database_cache_s_table(tmp_path):
+    """A deploy by Django's ordinary steps (``migrate``, no ``createcachetable``) has the table
+    the limits count in. On a fresh SQLite database in a process of its own: the test database
+    cannot tell, as pytest-django runs ``createcachetable`` itself after the migrations."""
+    database = tmp_path / "db.sqlite3"
+    migrate = (
+        "import sys, django\n"
+        "from django.conf import settings\n"
+        "settings.DATABASES['default']['NAME'] = sys.argv[1]\n"
+        "django.setup()\n"
+        "from django.core.management import call_command\n"
+        "call_command('migrate', interactive=False, verbosity=0)\n"
+    )
+    unset = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    env = {key: value for key, value in os.environ.items() if key not in unset}
+    env |= {"DJANGO_SETTINGS_MODULE": "yourtrumps_site.settings", "DEBUG": "true"}
+    subprocess.run(
+        [sys.executable, "-c", migrate, str(database)],
+        cwd=settings.BASE_DIR,
+        env=env,
+        check=True,
+        timeout=240,
+    )
+    with sqlite3.connect(database) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    assert settings.CACHE_TABLE in tables

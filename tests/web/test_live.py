@@ -1,5 +1,5 @@
-"""The games this process keeps in memory (``game.live.LIVE_GAMES``): what the tables of a turn
-played here are rendered from, instead of reading the game back."""
+"""The games this process keeps in memory (``game.live.LIVE_GAMES``): what a turn played here is
+checked on, and its viewers' updates rendered from, instead of reading the game back."""
 
 from functools import partial
 
@@ -45,17 +45,13 @@ def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_re
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_join(game_id=seek.pk, user=bob, trump="H")
     stored = _read(game.pk)
-    # The first snapshot has no turns known (a join stores none): a reader fills them in.
-    LIVE_GAMES.read(stored, ())
+    LIVE_GAMES.read(stored)
     game = _play(stored, (alice, bob), 5, django_capture_on_commit_callbacks)
 
     snapshot = LIVE_GAMES.at(game.pk, game.version)
-    assert snapshot is not None and snapshot.game.version == game.version
-    assert snapshot.notations == tuple(
-        game.moves.order_by("ply").values_list("notation", flat=True)
-    )
-    assert snapshot.game.state == _read(game.pk).state
-    kept = tables_for(snapshot.game, [0, 1, None], snapshot.notations)
+    assert snapshot is not None and snapshot.version == game.version
+    assert snapshot.state == _read(game.pk).state
+    kept = tables_for(snapshot, [0, 1, None])
     fresh = tables_for(_read(game.pk), [0, 1, None])
     for table, read in zip(kept, fresh, strict=True):
         assert render_table(table) == render_table(read)
@@ -79,7 +75,7 @@ def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
     game = services.game_join(game_id=seek.pk, user=bob, trump="H")
     read = _read(game.pk)
     read.version -= 1  # a snapshot behind the game: the turns between are not known
-    LIVE_GAMES.read(read, ())
+    LIVE_GAMES.read(read)
     game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)
     assert LIVE_GAMES.at(game.pk, 0) is None  # left for a reader to read whole
 
@@ -92,18 +88,18 @@ def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_fo
     newer, older = _read(game.pk), _read(game.pk)
     older.version -= 1
     live = LiveGames()
-    live.read(newer, ())
-    live.read(older, ())
-    assert live.at(game.pk, newer.version).game.version == newer.version
+    live.read(newer)
+    live.read(older)
+    assert live.at(game.pk, newer.version).version == newer.version
     assert live.at(game.pk, newer.version + 1) is None
 
 
 def test_a_new_player_leaves_the_game_for_a_reader(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
     live = LiveGames()
-    live.read(_read(seek.pk), ())
+    live.read(_read(seek.pk))
     joined = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    live.saved(Game.objects.get(pk=joined.pk), None)  # seat 1 taken since
+    live.saved(Game.objects.get(pk=joined.pk))  # seat 1 taken since
     assert live.at(seek.pk, 0) is None
 
 
@@ -113,7 +109,7 @@ def test_only_the_latest_games_are_kept(alice, bob):
     for _ in range(3):
         seek = services.game_create_seek(user=alice, trump="S", deck=24)
         games.append(_read(services.game_join(game_id=seek.pk, user=bob, trump="H").pk))
-        live.read(games[-1], ())
+        live.read(games[-1])
     assert live.at(games[0].pk, 0) is None
     assert live.at(games[1].pk, 0) is not None and live.at(games[2].pk, 0) is not None
 
@@ -130,7 +126,7 @@ def test_games_that_end_are_forgotten_so_only_the_games_in_play_are_kept(
     ended = []
     for number in range(12):
         game = _kept_game(alice, bob, capture)
-        other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+        other.read(_read(game.pk))
         # A resignation, or a draw offered and accepted: each change heard by the other process.
         ends = [services.game_resign] if number % 2 else [services.game_offer_draw] * 2
         for end, user in zip(ends, (alice, bob), strict=False):
@@ -141,7 +137,7 @@ def test_games_that_end_are_forgotten_so_only_the_games_in_play_are_kept(
     assert LIVE_GAMES.at(in_play.pk, in_play.version) is not None
     for kept in (LIVE_GAMES, other):
         assert [pk for pk in ended if kept.at(pk, 0) is not None] == []
-    LIVE_GAMES.read(_read(ended[0]), ())  # a finished game read (its result table) is not kept
+    LIVE_GAMES.read(_read(ended[0]))  # a finished game read (its result table) is not kept
     assert LIVE_GAMES.at(ended[0], 0) is None
 
 
@@ -149,12 +145,12 @@ def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
     game = _read(services.game_join(game_id=seek.pk, user=bob, trump="H").pk)
     live = LiveGames()
-    live.read(game, ())
+    live.read(game)
     game.version += 5
     game.status = Game.Status.ABORTED
     kept = live.at(game.pk, 0)
-    assert kept is not None and kept.game.version == game.version - 5
-    assert kept.game.status == Game.Status.ACTIVE and str(kept.game.seat1) == "bob"
+    assert kept is not None and kept.version == game.version - 5
+    assert kept.status == Game.Status.ACTIVE and str(kept.seat1) == "bob"
 
 
 def _kept_game(alice, bob, capture):
@@ -162,24 +158,26 @@ def _kept_game(alice, bob, capture):
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
     with capture(execute=True):
         game = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    LIVE_GAMES.read(_read(game.pk), ())
+    LIVE_GAMES.read(_read(game.pk))
     return _play(_read(game.pk), (alice, bob), 2, capture)
 
 
-def test_a_turn_on_a_kept_game_writes_without_reading_the_row(
+def test_a_turn_on_a_kept_game_reads_only_how_often_its_position_arose(
     alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
-    # The game's row (an UPDATE conditional on its version) and the move's INSERT: no SELECT.
-    with django_assert_num_queries(2) as captured:
+    # The count of the new position's key in the log, the game's row (an UPDATE conditional on
+    # its version) and the move's INSERT: the row itself is not read.
+    with django_assert_num_queries(3) as captured:
         services.game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
             notation=str(history.legal_moves()[0]),
             expected_ply=history.ply,
         )
-    assert not [q for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    (read,) = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert "COUNT(" in read and '"game_move"' in read and '"game_game"' not in read
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 
@@ -212,7 +210,8 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
             expected_ply=history.ply,
         )
     assert checked == [False]
-    assert wrote == [("UPDATE", True), ("INSERT", True)]  # the game's row, then the move's
+    # The position's count, then the game's row and the move's.
+    assert wrote == [("SELECT", False), ("UPDATE", True), ("INSERT", True)]
     assert history_of(_read(game.pk)).ply == history.ply + 1
 
 
@@ -224,10 +223,10 @@ def test_a_kept_game_behind_the_row_neither_refuses_a_good_turn_nor_lets_a_stale
     # Another process plays a turn: this one keeps the game as it was before it.
     game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)
     LIVE_GAMES.clear()
-    LIVE_GAMES.read(behind.game, behind.notations)
+    LIVE_GAMES.read(behind)
     history = history_of(game)
     players = (alice, bob)
-    stale = stored_state(behind.game)  # the turn it would allow is no longer the game's
+    stale = stored_state(behind)  # the turn it would allow is no longer the game's
     with pytest.raises(GameError, match="moved on"):
         services.game_play_move(
             game_id=game.pk,
@@ -259,7 +258,9 @@ def test_a_socket_arriving_at_a_kept_current_game_reads_its_version_alone(
         arrival = _arrive.func(game.pk, bob)
     games = [q["sql"] for q in captured.captured_queries if '"game_game"' in q["sql"]]
     assert len(games) == 1 and games[0].startswith('SELECT "game_game"."version"')
-    assert not [q for q in captured.captured_queries if '"game_move"' in q["sql"]]
+    # The whole table's move log, read once (a turn's update needs none).
+    moves = [q for q in captured.captured_queries if '"game_move"' in q["sql"]]
+    assert len(moves) == 1 and '"game_move"."notation"' in moves[0]["sql"]
     assert arrival.version == game.version and f'data-version="{game.version}"' in arrival.html
 
 
@@ -272,7 +273,7 @@ def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
     behind = LIVE_GAMES.at(game.pk, game.version)
     game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)  # "elsewhere"
     LIVE_GAMES.clear()
-    LIVE_GAMES.read(behind.game, behind.notations)
+    LIVE_GAMES.read(behind)
     arrival = _arrive.func(game.pk, alice)
     assert arrival.version == game.version and f'data-ply="{history_of(game).ply}"' in arrival.html
     assert LIVE_GAMES.at(game.pk, game.version) is not None  # and keeps what it read
@@ -284,7 +285,7 @@ def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_withou
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    LIVE_GAMES.read(_read(game.pk), ())
+    LIVE_GAMES.read(_read(game.pk))
     players, capture = (alice, bob), django_capture_on_commit_callbacks
     history = history_of(_play(_read(game.pk), players, 1, capture))
     while all(m.is_take for m in history.legal_moves()):  # a deal where the lead can't be beaten
@@ -303,7 +304,7 @@ def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_withou
         )
     snapshot = LIVE_GAMES.at(game.pk, progress.game.version)
     assert snapshot is not None
-    assert stored_state(snapshot.game) is progress.state
+    assert stored_state(snapshot) is progress.state
     assert reads == [], "the turn's check and the kept game read the state they had"
     # A game whose state is replaced (a fresh read) is read again, and then kept.
     fresh = _read(game.pk)
@@ -346,7 +347,7 @@ def test_a_process_keeping_the_version_before_follows_a_turn_played_elsewhere_wi
 ):
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     other = LiveGames()  # another process, which read the game at this version
-    other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+    other.read(_read(game.pk))
     for _ in range(4):
         message = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
         with django_assert_num_queries(0):
@@ -354,12 +355,10 @@ def test_a_process_keeping_the_version_before_follows_a_turn_played_elsewhere_wi
         game = _read(game.pk)
         followed = other.at(game.pk, game.version)
         assert followed is not None
-        # The row as stored, column for column; the state and turns as a fresh read has them.
-        assert _columns(followed.game) == _columns(game)
-        assert stored_state(followed.game) == history_of(game).state
-        notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
-        assert followed.notations == notations
-        kept = tables_for(followed.game, [0, 1, None], followed.notations)
+        # The row as stored, column for column, its state as a fresh read has it.
+        assert _columns(followed) == _columns(game)
+        assert stored_state(followed) == stored_state(game)
+        kept = tables_for(followed, [0, 1, None])
         fresh = tables_for(game, [0, 1, None])
         for table, read in zip(kept, fresh, strict=True):
             assert render_table(table) == render_table(read)
@@ -370,7 +369,7 @@ def test_a_change_without_a_turn_is_followed_too_and_the_end_forgets_the_game(
 ):
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     other = LiveGames()
-    other.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+    other.read(_read(game.pk))
     offer = _heard(
         game,
         lambda: services.game_offer_draw(game_id=game.pk, user=alice),
@@ -379,8 +378,8 @@ def test_a_change_without_a_turn_is_followed_too_and_the_end_forgets_the_game(
     other.heard(game.pk, offer)
     game = _read(game.pk)
     followed = other.at(game.pk, game.version)
-    assert followed is not None and _columns(followed.game) == _columns(game)
-    assert followed.game.draw_offer == 0
+    assert followed is not None and _columns(followed) == _columns(game)
+    assert followed.draw_offer == 0
     resign = _heard(
         game,
         lambda: services.game_resign(game_id=game.pk, user=bob),
@@ -396,7 +395,7 @@ def test_a_change_that_cannot_be_followed_is_left_for_a_reader(
 ):
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     behind = LiveGames()  # missed a version: it cannot know the turn between
-    behind.read(_read(game.pk), LIVE_GAMES.at(game.pk, game.version).notations)
+    behind.read(_read(game.pk))
     first = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
     game = _read(game.pk)
     second = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
@@ -407,7 +406,7 @@ def test_a_change_that_cannot_be_followed_is_left_for_a_reader(
 
     seek = services.game_create_seek(user=alice, trump="S", deck=24)
     waiting = LiveGames()
-    waiting.read(_read(seek.pk), ())
+    waiting.read(_read(seek.pk))
     # The deal is a new state with no turn: only a read gives it (and the new player).
     joined = _heard(
         seek,
@@ -426,47 +425,3 @@ def test_a_change_this_process_saved_is_heard_as_already_kept(
     kept = LIVE_GAMES.at(game.pk, message["version"])
     LIVE_GAMES.heard(game.pk, message)
     assert LIVE_GAMES.at(game.pk, message["version"]) is kept
-
-
-def test_a_read_that_straddles_a_turn_is_not_kept(
-    alice, bob, django_capture_on_commit_callbacks, monkeypatch
-):
-    """A reader reads the row, then its turns: a turn committed between the two gives one turn
-    more than the state has played. Kept, it would be the game a later turn is heard on."""
-    from game import consumers
-
-    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
-    real_notations_of = consumers.notations_of
-
-    def after_a_turn(game_id):
-        _play(_read(game_id), (alice, bob), 1, django_capture_on_commit_callbacks)
-        return real_notations_of(game_id)
-
-    monkeypatch.setattr(consumers, "notations_of", after_a_turn)
-    LIVE_GAMES.clear()  # the turn's own commit kept nothing: nothing was kept before it
-    read = consumers._read(game.pk)
-    assert len(read.notations) == stored_state(read.game).ply + 1
-    assert LIVE_GAMES.at(game.pk, 0) is None
-
-
-def test_a_turn_heard_on_a_kept_game_it_does_not_fit_drops_the_game_and_says_so(
-    alice, bob, django_capture_on_commit_callbacks, caplog
-):
-    """Messages out of order left a process keeping a game whose state is a turn behind its
-    turns: the next turn heard was played on that state and raised IllegalMoveError, closing
-    the game's sockets with 1011. Now the kept game is dropped (a reader reads it), with a
-    warning."""
-    from game.live import Snapshot
-
-    game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
-    behind = _read(game.pk)  # its state at this version's ply
-    game = _play(_read(game.pk), (alice, bob), 1, django_capture_on_commit_callbacks)
-    notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
-    behind.version = game.version  # the version and turns of the row after the turn
-    other = LiveGames()
-    other._games[game.pk] = Snapshot(behind, notations)
-    message = _heard(game, _turn(game, (alice, bob)), django_capture_on_commit_callbacks)
-    with caplog.at_level("WARNING", logger="game.live"):
-        other.heard(game.pk, message)
-    assert other.at(game.pk, 0) is None
-    assert "dropped, to be read again" in caplog.text

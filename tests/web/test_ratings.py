@@ -201,7 +201,7 @@ def test_a_last_turn_checked_on_the_kept_game_is_rated_on_the_row_read_locked(
     game = dealt_game(alice, bob, (3, 2), rated=True)
     play_turns(game, (alice, bob), turns=len(notations_of(casual.pk)) - 1)
     kept = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
-    LIVE_GAMES.read(kept, notations_of(game.pk))
+    LIVE_GAMES.read(kept)
     state = stored_state(kept)
     last = next(m for m in state.position.legal_moves() if state.play(m).outcome is not None)
     locked = []

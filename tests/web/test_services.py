@@ -15,6 +15,9 @@ from game.engine import fairness
 from game.models import Game, Move
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
+from tests.engine.helpers import make_position
+from tests.engine.test_game import LOOP
+from tests.engine.test_game import START as LOOP_START
 from tests.web.conftest import told_to_group
 
 pytestmark = pytest.mark.django_db
@@ -116,9 +119,32 @@ def test_a_move_is_stored_with_its_ply_and_the_position_replays(game, alice, bob
     result = play(game, user)
     assert result.move.ply == 0 and result.move.player == game.seat_of(user)
     stored = Game.objects.get(pk=game.pk)
-    assert history_of(stored).state == result.state == stored_state(stored)
+    assert result.state == stored_state(stored)
+    assert stored.moves.get().key == result.state.key
     assert check_state(stored)
     assert result.game.version > game.version
+
+
+def test_a_repetition_is_counted_from_the_log_while_the_state_keeps_one_count(game, alice, bob):
+    # The engine's loop (tests/engine/test_game.py): its last turn makes a position's third
+    # arising. Set on the table as the game's state at ply 0; every turn then goes through the
+    # service, which counts the earlier arisings in the move log's keys.
+    Game.objects.filter(pk=game.pk).update(
+        state=engine.GameState.start(make_position(*LOOP_START)).to_json()
+    )
+    sizes = set()
+    for ply, notation in enumerate(LOOP):
+        stored = Game.objects.get(pk=game.pk)
+        assert stored.status == Game.Status.ACTIVE, f"over before turn {ply}"
+        user = (alice, bob)[stored_state(stored).position.to_move]
+        progress = services.game_play_move(
+            game_id=game.pk, user=user, notation=notation, expected_ply=ply
+        )
+        sizes.add(len(progress.game.state["seen"]))
+    assert progress.game.status == Game.Status.FINISHED
+    assert progress.game.reason == Game.Reason.REPETITION
+    assert stored_state(progress.game).repetitions() == 3
+    assert sizes == {1}
 
 
 def test_a_turn_stores_every_column_it_wrote_and_its_move_as_played(alice, bob):
@@ -350,14 +376,15 @@ def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_c
         "type": "game.changed",
         "version": result.game.version,
         "events": [moved],
-        "new_state": True,
     }
-    # The columns the turn wrote but its state, dates as text: what a process that keeps the
-    # version before needs to follow it.
+    # The columns the turn wrote, dates as text: what a process that keeps the version before
+    # needs to follow it, the state (one count, whatever the game's length) among them.
     assert set(row) == {"clock0_ms", "clock1_ms", "status", "reason", "winner", "finished_at"} | {
         "draw_offer",
         "turn_started_at",
+        "state",
     }
+    assert row["state"] == result.game.state
     assert row["turn_started_at"] == result.game.turn_started_at.isoformat()
     assert row["status"] == Game.Status.ACTIVE
 

@@ -82,7 +82,11 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 class Command(BaseCommand):
-    help = "Serve the site with several Daphne processes on one address, plus task workers."
+    help = (
+        "Serve the site with several Daphne processes on one address, plus task workers. Run "
+        "`migrate` and `collectstatic --noinput` first: with DEBUG=false every page answers 500 "
+        "until the static files are collected (make serve runs both)."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")

@@ -29,6 +29,7 @@ from django.utils.translation import get_language
 
 from game import services
 from game.consumers import _read_and_render
+from game.live import Moved
 from game.models import Game
 from game.selectors import stored_state
 
@@ -84,7 +85,7 @@ class Command(BaseCommand):
         render_all = _read_and_render.func  # undecorated: in this thread
         rng = random.Random(options["seed"])
         turn = f"turn ({options['via']})"
-        spent = {turn: 0.0, "two tables": 0.0}
+        spent = {turn: 0.0, "two updates": 0.0}
         moves = 0
         for _ in range(options["games"]):
             seek = services.game_create_seek(user=players[0], trump="S")
@@ -111,14 +112,16 @@ class Command(BaseCommand):
                     if status != 204:
                         self.stderr.write(f"move {move} answered {status}")
                 rendered = time.perf_counter()
-                # The two players' tables as their sockets get them (``game.consumers``).
+                # The two players' updates as their sockets get them (``game.consumers``).
                 version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
                 started += time.perf_counter() - rendered  # not a part of the move
                 rendered = time.perf_counter()
-                render_all(game.pk, version, viewers)
+                render_all(
+                    game.pk, version, viewers, Moved(state.ply, state.position.to_move, str(move))
+                )
                 done = time.perf_counter()
                 spent[turn] += rendered - started
-                spent["two tables"] += done - rendered
+                spent["two updates"] += done - rendered
                 moves += 1
         loop.close()
         total = sum(spent.values())

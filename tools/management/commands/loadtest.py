@@ -84,6 +84,15 @@ class Command(BaseCommand):
             "thousands of plies long (default 0: play every game out)",
         )
         parser.add_argument(
+            "--start-ply",
+            type=int,
+            default=0,
+            metavar="N",
+            help="before any socket opens, play every game to ply N through the site's services "
+            "in this process, random turns that do not end it, so that the play starts on games "
+            "well under way (needs --players db; implies --seat-first)",
+        )
+        parser.add_argument(
             "--own-sockets",
             action="store_true",
             help="each player also keeps its own socket (/ws/me/) open, as every page of a "
@@ -129,6 +138,7 @@ class Command(BaseCommand):
                 slice_seconds=options["slice"],
                 resign_after=options["resign_after"],
                 own_sockets=options["own_sockets"],
+                start_ply=options["start_ply"],
                 pids=pids,
                 seed=options["seed"],
                 out=self.stdout,
