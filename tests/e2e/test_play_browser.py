@@ -34,7 +34,7 @@ def play_a_turn(page: Page) -> None:
     starts_a_beat = first.get_attribute("data-beater") is not None
     first.click()
     if starts_a_beat:  # the second click: a card to play on top of the beating card
-        second = page.locator(".seconds button.card--play").first
+        second = page.locator(".seconds button.card--play:not([hidden])").first
         second.wait_for(timeout=TURN_TIMEOUT)
         second.click()
 
