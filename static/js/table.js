@@ -43,6 +43,23 @@
     if (isStale(message)) event.preventDefault();
   });
 
+  // On (re)connecting, the socket sends the table as the server has it. When the page already
+  // shows that version, keep the page's own: a choice half made (a trump picked in the join form,
+  // a beating card picked) is not wiped by a copy of what is already there.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!incoming || incoming.id !== "table" || event.detail.target.id !== "table") return;
+    // A refused turn comes back at the shown version, saying why: that one is swapped in.
+    if (incoming.querySelector(".notice--error")) return;
+    if (Number(incoming.dataset.version) <= shownVersion()) event.detail.shouldSwap = false;
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (typeof event.detail.serverResponse === "string" && isStale(event.detail.serverResponse)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // A turn's board carries the table's new state: the table takes it, and the log's new line
   // becomes the only current one.
   const STATE = ["ply", "version", "status", "claim", "myTurn"];
