@@ -126,8 +126,7 @@ def events_of(game: Game, state: GameState | None, move: Move | None) -> tuple[E
 class LiveGames:
     """The row of each game in play as this process last committed, heard or read it, with its
     players: a turn's check and its viewers' updates then read nothing (lila keeps its rounds in
-    memory the same way; here the database stays the truth). At 500 games that is two reads a
-    turn fewer, a fifth of a turn's statements.
+    memory the same way; here the database stays the truth): two reads a turn fewer.
 
     A game is only ever replaced by its next version (one that skips a version is dropped, for
     a reader to read), so threads committing out of order cannot step back. A game that ends is
@@ -163,7 +162,7 @@ class LiveGames:
         with self._lock:
             before = self._games.get(game_id)
         if before is None or before.version != message["version"] - 1:
-            self._advance_or_drop(game_id, message["version"])
+            self._drop_before(game_id, message["version"])
             return
         game = copy.copy(before)
         for attname, value in message["row"].items():
@@ -194,7 +193,7 @@ class LiveGames:
             game.seat0, game.seat1 = before.seat0, before.seat1
             self._keep(game)
 
-    def _advance_or_drop(self, game_id: int, version: int) -> None:
+    def _drop_before(self, game_id: int, version: int) -> None:
         with self._lock:
             before = self._games.get(game_id)
             if before is not None and before.version < version:

@@ -486,7 +486,7 @@ def _arisen_before(game: Game, state: engine.GameState) -> int:
     (one indexed count), or as the deal (only a position with an empty pile can be the deal)."""
     key = state.key
     times = Move.objects.filter(game_id=game.pk, key=key).count()
-    if not state.position.pile and engine.GameState.start(start_position(game)).key == key:
+    if not state.position.pile and start_position(game).key == state.position.key:
         times += 1
     return times
 

@@ -69,7 +69,7 @@ def render_turn(table: Table) -> str:
     line = move_line(table.last_turn, True)
     parts = [board, f'<ol hx-swap-oob="beforeend:#move-log">{line}</ol>']
     if table.viewer is not None:
-        parts.append(_actions(table, "").replace("<section ", '<section hx-swap-oob="true" ', 1))
+        parts.append(_actions(table, "", ' hx-swap-oob="true"'))
     return "".join(parts)
 
 
@@ -179,10 +179,11 @@ def _action(url: str, csrf: str, label: str, modifier: str = "", confirm: str = 
     )
 
 
-def _actions(table: Table, csrf: str) -> str:
-    """A player's actions in a game in play: draws, a claim on a silent opponent, abort, resign."""
+def _actions(table: Table, csrf: str, attributes: str = "") -> str:
+    """A player's actions in a game in play: draws, a claim on a silent opponent, abort, resign;
+    ``attributes`` added to their element (as :func:`_board`'s)."""
     game, urls = table.game, table.urls
-    parts = ['<section id="table-actions" class="actions">']
+    parts = [f'<section{attributes} id="table-actions" class="actions">']
     if table.draw_declined:
         parts.append(_note(gettext("The draw offer was declined.")))
     if game.draw_offer is not None and game.draw_offer != table.viewer:

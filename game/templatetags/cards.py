@@ -248,11 +248,16 @@ def turn_form(csrf: str, table: Any, buttons: str, classes: str = "") -> SafeStr
 
 
 @lru_cache(maxsize=8192)
-def _turn_button(move: str, classes: str, label: str, rank: str, symbol: str) -> str:
+def _turn_button(
+    move: str, classes: str, label: str, rank: str, symbol: str, second: str = ""
+) -> str:
     """A button that plays ``move`` (its value, sent as the form's ``move`` when it is the one
-    pressed), escaped once: the same few on every table."""
+    pressed), escaped once: the same few on every table. A beat's ``second`` card is said apart,
+    for the table's script to pair it with the beating card picked."""
+    attribute = format_html(' data-second="{}"', second) if second else ""
     return format_html(
-        '<button name="move" value="{}" class="{}">' + _PLAY_CHIP + "</button>",
+        '<button{} name="move" value="{}" class="{}">' + _PLAY_CHIP + "</button>",
+        attribute,
         move,
         classes,
         label,
@@ -268,9 +273,7 @@ def _second_card_button(card: str, trump: bool, language: str | None) -> str:
     f = _face(card, language)
     label = gettext("Second card: the %(name)s") % {"name": f["name"]}
     classes = _classes(f, (True, "card--play"), (trump, "card--trump"))
-    return _turn_button(card, classes, label, f["rank"], f["symbol"]).replace(
-        "<button ", f'<button data-second="{card}" ', 1
-    )
+    return _turn_button(card, classes, label, f["rank"], f["symbol"], card)
 
 
 def second_cards(table: Any, csrf: str) -> SafeString:
