@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -25,7 +25,7 @@ from game import engine
 from game.live import Moved
 from game.models import Game
 from game.selectors import ABANDON_AFTER, abandoned, stored_state
-from game.turns import Turn, moved_cards, spoken
+from game.turns import Turn, moved_cards, spoken, turn_at
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,9 @@ class Table:
     moves: tuple[str, ...] = ()
     bottom: Seat | None = None
     top: Seat | None = None
+    #: What the tables of one version draw alike (the seats as shown, the pile), rendered once
+    #: for them all and dropped with them (:func:`game.table_markup.render_turn`).
+    drawn: dict[Hashable, str] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def rating_changes(self) -> tuple[RatingChanged, ...]:
@@ -96,6 +99,13 @@ class Table:
             return None
         seat = ((self.game.first_player or 0) + self.ply - 1) % 2
         return Turn(self.ply, seat, self.game.seat_name(seat), self.moves[-1])
+
+    @property
+    def turns(self) -> list[Turn]:
+        """The move log's turns with their movers, first to last (a whole table's)."""
+        first, game = self.game.first_player or 0, self.game
+        names = (game.seat_name(0), game.seat_name(1))
+        return [turn_at(self.moves, ply, first, names) for ply in range(len(self.moves))]
 
     @property
     def moved(self) -> frozenset[engine.Card]:
@@ -197,6 +207,13 @@ class Table:
             if card in followers
         )
 
+    @property
+    def second_cards(self) -> tuple[engine.Card, ...]:
+        """The cards of the viewer's hand that may follow one of :attr:`beats`, in hand order:
+        any card but the beating one may follow it (RULES.md), so the table carries one set."""
+        following = {card for _beater, seconds in self.beats for card in seconds}
+        return tuple(card for card in self.bottom.hand if card in following) if following else ()
+
 
 #: The table's actions (``game:action``), by the names the template reads them under.
 _ACTIONS = ("abort", "cancel", "claim-abandoned", "decline-draw", "offer-draw", "resign")
@@ -260,9 +277,10 @@ def tables_for(
         notations = game.moves.order_by("ply").values_list("notation", flat=True)
     moves = tuple(notations)
     tables = []
+    drawn: dict[Hashable, str] = {}
     for viewer in viewers:
         bottom = 0 if viewer is None else viewer
-        tables.append(Table(game, viewer, state, moves, seats[bottom], seats[1 - bottom]))
+        tables.append(Table(game, viewer, state, moves, seats[bottom], seats[1 - bottom], drawn))
     return tables
 
 

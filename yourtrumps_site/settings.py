@@ -414,6 +414,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live table's partials (game/jinja2.py says why they are Jinja2's).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "game.jinja2.environment"},
+    },
 ]
 
 # --- Services: database and channel layer ------------------------------------------------------

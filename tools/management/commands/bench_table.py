@@ -1,11 +1,12 @@
 """``manage.py bench_table``: what rendering a game's tables costs, in-process.
 
 Deals a 36-card game between two players from a fixed seed and plays seeded random turns; at
-each ply of ``--plies`` it renders the tables of the game's three viewers (the two seats and a
-spectator) as their sockets get them (``render_table``, in English), ``--repeat`` times, each
-time from tables built afresh, as each version's are. Only the rendering is timed, in the
-thread's CPU time: on a machine shared with other work, wall-clock time measures the others too.
-Prints the mean time a table per viewer and the tables' sizes.
+each ply of ``--plies`` it renders, for the game's three viewers (the two seats and a spectator),
+what their sockets get, in English, ``--repeat`` times, each time from tables built afresh, as
+each version's are: the whole table (``render_table``, on connecting) and a turn's update
+(``render_turn``, every other version). Only the rendering is timed, in the thread's CPU time: on
+a machine shared with other work, wall-clock time measures the others too. Prints the time each
+takes for a turn's three viewers and their sizes.
 A benchmark: it prints figures and judges nothing; it leaves its players (``bench-*``) and a game
 in the database it runs on.
 """
@@ -25,7 +26,7 @@ from django.utils import translation
 from game import services
 from game.models import Game
 from game.selectors import history_of
-from game.table_markup import render_table
+from game.table_markup import render_table, render_turn
 from game.tables import tables_for
 
 #: The deal: the same cards on every run.
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         game = services.game_join(game_id=seek.pk, user=players[1], trump="H")
         rng = random.Random(options["seed"])
         repeat = options["repeat"]
-        totals = []
+        totals: dict[str, list[float]] = {"table": [], "turn": []}
         for ply in sorted(int(p) for p in options["plies"].split(",")):
             history = history_of(game)
             while history.ply < ply and game.status == Game.Status.ACTIVE:
@@ -63,26 +64,41 @@ class Command(BaseCommand):
                 game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
                 history = history_of(game)
             notations = tuple(game.moves.order_by("ply").values_list("notation", flat=True))
-            spent = [0.0] * len(viewers)
-            sizes = [0] * len(viewers)
-            with translation.override("en"):
-                for _ in range(repeat):
-                    tables = tables_for(game, [seat for seat, _ in viewers], notations)
-                    for n, (table, (_, user)) in enumerate(zip(tables, viewers, strict=True)):
-                        started = time.thread_time()
-                        html = render_table(table, user=user)
-                        spent[n] += time.thread_time() - started
-                        sizes[n] = len(html.encode())
-            each = [1000 * s / repeat for s in spent]
-            totals.append(sum(each))
             mover = "seat 0" if history.position.to_move == 0 else "seat 1"
+            line = [f"ply {history.ply:3d} ({mover} to move):"]
+            for kind, moves in (("table", notations), ("turn", notations[-1:])):
+                if not moves and kind == "turn":
+                    continue
+                spent, sizes = _timed(game, viewers, moves, kind, repeat)
+                totals[kind].append(spent)
+                line.append(
+                    f"{kind} {spent:.3f} ms ({' / '.join(f'{s / 1000:.1f}' for s in sizes)} KB)"
+                )
+            self.stdout.write(" ".join(line))
+        for kind, spent in totals.items():
+            mean = sum(spent) / len(spent)
             self.stdout.write(
-                f"ply {history.ply:3d} ({mover} to move): a turn's 3 tables {sum(each):.3f} ms; "
-                f"seat 0 {each[0]:.3f}, seat 1 {each[1]:.3f}, spectator {each[2]:.3f} ms; "
-                f"{' / '.join(f'{s / 1000:.1f}' for s in sizes)} KB"
+                f"{kind}: {mean:.3f} ms for a version's 3 viewers, mean over {len(spent)} plies, "
+                f"{repeat} renders each"
             )
-        mean = sum(totals) / len(totals)
-        self.stdout.write(
-            f"mean over {len(totals)} plies, {repeat} renders each: {mean:.3f} ms a turn's "
-            f"3 tables, {mean / 3:.3f} ms a table"
-        )
+
+
+def _timed(
+    game: Game,
+    viewers: list[tuple[int | None, Any]],
+    moves: tuple[str, ...],
+    kind: str,
+    repeat: int,
+) -> tuple[float, list[int]]:
+    """The CPU milliseconds that rendering ``kind`` for all ``viewers`` takes, and the sizes."""
+    spent = 0.0
+    sizes = [0] * len(viewers)
+    with translation.override("en"):
+        for _ in range(repeat):
+            tables = tables_for(game, [seat for seat, _ in viewers], moves)
+            for n, (table, (_, user)) in enumerate(zip(tables, viewers, strict=True)):
+                started = time.thread_time()
+                html = render_table(table, user=user) if kind == "table" else render_turn(table)
+                spent += time.thread_time() - started
+                sizes[n] = len(html.encode())
+    return 1000 * spent / repeat, sizes
