@@ -8,6 +8,9 @@ The inputs come from the URLconf itself (:func:`routes`), so a new page is fuzze
 listed here. Each input says whether it is *malformed by construction* (an unknown id, a NUL, an
 oversized value): such an input must be refused without changing any stored state. What holds
 for every input: no answer is a 500 and no socket consumer crashes.
+
+The rows the inputs aim at, and what a refused input must leave as it was, are in
+:mod:`tools.fuzz_world`.
 """
 
 from __future__ import annotations
@@ -21,14 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AnonymousUser
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.signals import got_request_exception
-from django.db.models import Q
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.regex_helper import normalize
+
+from tools.fuzz_world import ROLES, World, changed_parts, make_world, stored_state
 
 NUL = "\x00"
 #: An id no row has, one past the database's integer range, and one that is not a number at all.
@@ -115,71 +117,6 @@ def routes() -> list[Route]:
     for route in _walk(get_resolver().url_patterns, "", (), ""):
         seen.setdefault(route.template, route)
     return list(seen.values())
-
-
-@dataclass
-class World:
-    """The rows the inputs aim at: players in several roles, games in every state, a record,
-    a report and a warning, so that valid ids reach deep into the views."""
-
-    users: dict[str, Any]
-    game_ids: list[int]
-    ids: list[int]
-    usernames: list[str]
-    tokens: list[str]
-    record_text: str
-
-    def user(self, role: str) -> Any:
-        return self.users.get(role) or AnonymousUser()
-
-
-ROLES = ("anon", "alice", "carol", "mod", "root")
-
-
-def make_world() -> World:
-    """Create the rows :class:`World` describes, through the services (as the site does)."""
-    from archive.models import ImportedGame
-    from game import services
-    from game.models import Game
-    from moderation import services as moderation
-    from moderation.models import ModeratorWarning, Report
-
-    users = get_user_model().objects
-    alice = users.create_user("fuzz-alice", password="pw-fuzz-alice-1")
-    bob = users.create_user("fuzz-bob", password="pw-fuzz-bob-1")
-    carol = users.create_user("fuzz-carol", password="pw-fuzz-carol-1")
-    mod = users.create_user("fuzz-mod", password="pw-fuzz-mod-1")
-    moderation.moderator_grant(user=mod)
-    mod = users.get(pk=mod.pk)
-    root = users.create_superuser("fuzz-root", password="pw-fuzz-root-1")
-
-    services.game_create_seek(user=alice, trump="S")
-    private = services.game_create_seek(user=bob, trump="S", private=True)
-    active = services.game_join(
-        game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
-    )
-    services.game_chat_post(game_id=active.pk, user=alice, text="good luck")
-    finished = services.game_join(
-        game_id=services.game_create_seek(user=bob, trump="D").pk, user=alice, trump="C"
-    )
-    services.game_resign(game_id=finished.pk, user=alice)
-    services.game_create_vs_computer(user=carol, level="easy", trump="H")
-    record_text = Client().get(f"/games/{finished.pk}/replay/record.txt").content.decode()
-    imported = ImportedGame.objects.create(text=record_text)
-    moderation.report_create(reporter=bob, reported=alice, reason="abuse", text="rude", game=active)
-    moderation.moderation_warn(moderator=mod, user=carol, reason="be kind")
-    report = Report.objects.order_by("-pk").first()
-    warning = ModeratorWarning.objects.order_by("-pk").first()
-    game_ids = list(Game.objects.values_list("pk", flat=True))
-    ids = sorted({*game_ids, imported.pk, getattr(report, "pk", 1), getattr(warning, "pk", 1)})
-    return World(
-        users={"alice": alice, "carol": carol, "mod": mod, "root": root},
-        game_ids=game_ids,
-        ids=ids,
-        usernames=[u.username for u in (alice, bob, carol, mod, root)],
-        tokens=[private.invite_token],
-        record_text=record_text,
-    )
 
 
 @dataclass(frozen=True)
@@ -410,51 +347,6 @@ class Inputs:
         return self._random_text(http=False), True
 
 
-# --- Stored state ------------------------------------------------------------------------------
-
-
-def stored_state() -> tuple[Any, ...]:
-    """What a refused input must leave as it was: every game's version and status, and the
-    number of rows of everything players and moderators create."""
-    from archive.models import Analysis, ImportedGame
-    from chat.models import ChatMessage
-    from game.models import Game, Move
-    from moderation.models import ModerationAction, Report
-
-    return (
-        tuple(Game.objects.order_by("pk").values_list("pk", "version", "status")),
-        Move.objects.count(),
-        ChatMessage.objects.count(),
-        Report.objects.count(),
-        ModerationAction.objects.count(),
-        get_user_model().objects.filter(Q(is_active=True)).count(),
-        ImportedGame.objects.count(),
-        Analysis.objects.count(),
-    )
-
-
-STATE_PARTS = (
-    "games",
-    "moves",
-    "chat lines",
-    "reports",
-    "moderation actions",
-    "active users",
-    "imported records",
-    "analyses",
-)
-
-
-def _changed(before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
-    """Which parts of :func:`stored_state` differ, and how (for a game: its row)."""
-    parts = []
-    for name, old, new in zip(STATE_PARTS, before, after, strict=True):
-        if old != new:
-            detail = sorted(set(new) - set(old)) if name == "games" else f"{old} -> {new}"
-            parts.append(f"{name} {detail}")
-    return "; ".join(parts)
-
-
 # --- Running -----------------------------------------------------------------------------------
 
 
@@ -522,7 +414,7 @@ def run_http(
                 )
             after = stored_state()
             if (case.malformed or 400 <= status < 500) and after != before:
-                changed = _changed(before, after)
+                changed = changed_parts(before, after)
                 tally.fail(
                     f"#{case.number} {case.method} {case.path[:120]!r} as {case.role}: "
                     f"refused ({status}) but stored state changed: {changed}"
@@ -600,7 +492,7 @@ async def _exchange(
         if malformed and after != before:
             tally.fail(
                 f"{where}: a malformed frame changed stored state: {frame[:80]!r}: "
-                f"{_changed(before, after)}"
+                f"{changed_parts(before, after)}"
             )
     if socket.future.done():
         socket.future.result()  # raises what the consumer died of

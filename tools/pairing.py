@@ -29,22 +29,14 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from tools.loadtest import (
-    GAME_URL,
-    PASSWORD,
-    Config,
-    Figures,
-    Latency,
-    LoadTestError,
-    Player,
-    Run,
-    make_players,
-    make_players_in_db,
-    own_cpu_seconds,
-    process_cpu_seconds,
-    raise_open_files_limit,
-    set_up_players,
-)
+from tools.loadtest.config import Config, LoadTestError
+from tools.loadtest.database import make_players_in_db
+from tools.loadtest.figures import Figures, Latency
+from tools.loadtest.host import own_cpu_seconds, process_cpu_seconds, raise_open_files_limit
+from tools.loadtest.player import Player
+from tools.loadtest.set_up import PASSWORD, make_players, set_up_players
+from tools.loadtest.shared import Run
+from tools.loadtest.table import GAME_URL
 
 
 @dataclass

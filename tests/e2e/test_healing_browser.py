@@ -28,7 +28,7 @@ from playwright.sync_api import Browser
 from tests.e2e.helpers import sign_up, wait_for_ply
 from tests.private_services import PrivatePostgres, PrivateRedis, postgres_missing, redis_missing
 from tests.served import ROOT, Served, database_url, served
-from tools.loadtest import read_table
+from tools.loadtest.table import read_table
 
 needs_redis = pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing()))
 needs_postgres = pytest.mark.skipif(postgres_missing() is not None, reason=str(postgres_missing()))

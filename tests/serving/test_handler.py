@@ -17,7 +17,7 @@ from django.test import override_settings
 from django.urls import path
 
 from game.live import send_after_commit
-from tools.loadtest import server_timing
+from tools.loadtest.figures import server_timing
 from yourtrumps_site.asgi import application
 from yourtrumps_site.serving.handler import BoundedASGIHandler
 

@@ -9,6 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tools import fuzz
+from tools.fuzz_world import make_world
 
 SEED = 19
 HTTP_INPUTS = 2000
@@ -24,7 +25,7 @@ def quick_background_work(settings):
 
 @pytest.mark.django_db
 def test_no_request_gets_a_500_or_changes_state_when_refused():
-    world = fuzz.make_world()
+    world = make_world()
     tally = fuzz.Tally()
     fuzz.run_http(fuzz.Inputs(SEED, world), HTTP_INPUTS, tally)
     assert not tally.failures, "\n".join(tally.failures)
@@ -35,7 +36,7 @@ def test_no_request_gets_a_500_or_changes_state_when_refused():
 
 @pytest.mark.django_db(transaction=True)
 async def test_no_socket_message_crashes_a_consumer_or_changes_state_when_refused():
-    world = await database_sync_to_async(fuzz.make_world)()
+    world = await database_sync_to_async(make_world)()
     tally = fuzz.Tally()
     await fuzz.run_sockets(fuzz.Inputs(SEED, world), SOCKET_INPUTS, tally)
     assert not tally.failures, "\n".join(tally.failures)

@@ -16,7 +16,32 @@ from channels.testing import ChannelsLiveServerTestCase
 
 from tests.served import database_url, served
 from tools import loadtest, pairing
-from tools.loadtest import Latency, LoadTestError, Report, Seated, percentile, read_table
+from tools.loadtest.config import (
+    MAX_GAMES,
+    MAX_SECONDS,
+    Config,
+    LoadTestError,
+    check_loopback,
+    parse_think,
+)
+from tools.loadtest.database import database_checks
+from tools.loadtest.figures import (
+    OUTSIDE,
+    POST_PARTS,
+    Latency,
+    Seated,
+    Slice,
+    SliceEnd,
+    Stats,
+    percentile,
+    server_timing,
+)
+from tools.loadtest.host import HostCpu, resident_kb
+from tools.loadtest.player import Player
+from tools.loadtest.report import Report
+from tools.loadtest.runner import without_cycle_collection
+from tools.loadtest.set_up import sign_up_address
+from tools.loadtest.table import read_table
 
 TABLE = (
     '<div id="table" hx-swap-oob="outerHTML" class="table-view" data-ply="7" data-version="9" '
@@ -67,9 +92,9 @@ def test_a_refused_move_is_read_from_its_notice() -> None:
 @pytest.mark.parametrize("url", ["http://example.org", "http://10.0.0.5:8000", "ftp://localhost"])
 def test_only_loopback_servers_are_load_tested(url: str) -> None:
     with pytest.raises(LoadTestError):
-        loadtest.check_loopback(url)
+        check_loopback(url)
     for good in ("http://127.0.0.1:8000/", "http://localhost:8000", "http://[::1]:8000"):
-        assert loadtest.check_loopback(good) == good.rstrip("/")
+        assert check_loopback(good) == good.rstrip("/")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="all of 127/8 is Linux's")
@@ -77,34 +102,34 @@ def test_each_player_signs_up_from_a_loopback_address_of_its_own() -> None:
     """The site counts sign-ups per address (LIMIT_SIGNUPS): a run's players come from as many
     addresses, in 127/8 but past 127.0.x.y, and another run takes another block of them."""
     url = "http://127.0.0.1:8000"
-    first = [loadtest.sign_up_address(url, "a1b2c3", n) for n in range(2 * loadtest.MAX_GAMES)]
+    first = [sign_up_address(url, "a1b2c3", n) for n in range(2 * MAX_GAMES)]
     assert len(set(first)) == len(first)
     loopback, named = ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("127.0.0.0/16")
     assert all(a in loopback and a not in named for a in map(ipaddress.ip_address, first))
-    other = {loadtest.sign_up_address(url, "00fe01", n) for n in range(2 * loadtest.MAX_GAMES)}
+    other = {sign_up_address(url, "00fe01", n) for n in range(2 * MAX_GAMES)}
     assert other.isdisjoint(first)
-    assert loadtest.sign_up_address("http://[::1]:8000", "a1b2c3", 0) is None  # no such block
+    assert sign_up_address("http://[::1]:8000", "a1b2c3", 0) is None  # no such block
 
 
 def test_think_ranges_and_bounds() -> None:
-    assert loadtest.parse_think("0.5-1") == (0.5, 1.0)
-    assert loadtest.parse_think("2") == (2.0, 2.0)
+    assert parse_think("0.5-1") == (0.5, 1.0)
+    assert parse_think("2") == (2.0, 2.0)
     for bad in ("1-0.5", "fast", "-1"):
         with pytest.raises(LoadTestError):
-            loadtest.parse_think(bad)
+            parse_think(bad)
     with pytest.raises(LoadTestError):
-        loadtest.Config(urls=["http://127.0.0.1:8000"], games=loadtest.MAX_GAMES + 1).check()
+        Config(urls=["http://127.0.0.1:8000"], games=MAX_GAMES + 1).check()
     with pytest.raises(LoadTestError):
-        loadtest.Config(urls=["http://127.0.0.1:8000"], seconds=loadtest.MAX_SECONDS + 1).check()
+        Config(urls=["http://127.0.0.1:8000"], seconds=MAX_SECONDS + 1).check()
 
 
 def test_a_start_ply_needs_the_servers_database_and_seats_everyone_first() -> None:
     url = "http://127.0.0.1:8000"
     with pytest.raises(LoadTestError, match="needs --players db"):
-        loadtest.Config(urls=[url], players_via="http", start_ply=20).check()
+        Config(urls=[url], players_via="http", start_ply=20).check()
     with pytest.raises(LoadTestError, match="--start-ply must be between"):
-        loadtest.Config(urls=[url], players_via="db", start_ply=-1).check()
-    config = loadtest.Config(urls=[url], players_via="db", start_ply=20)
+        Config(urls=[url], players_via="db", start_ply=-1).check()
+    config = Config(urls=[url], players_via="db", start_ply=20)
     config.check()
     assert config.seat_first
 
@@ -136,7 +161,7 @@ def test_the_report_prints_every_figure() -> None:
         set_up_seconds=1.0,
         client_lag=Latency.of([0.001, 0.003]),
         speed_probe_seconds=(0.061, 0.094),
-        host_cpu=loadtest.HostCpu(cores=2, busy=0.82, steal=0.001),
+        host_cpu=HostCpu(cores=2, busy=0.82, steal=0.001),
         post_parts={"queue": lat, "view": lat, "outside": lat},
         all_seated=Seated(seconds=8.0, moves=36, turn=lat, relay=lat),
     )
@@ -162,7 +187,7 @@ def test_the_report_prints_every_figure() -> None:
 
 def test_a_slice_counts_the_turns_sent_in_it_their_relays_the_games_ended_and_errors() -> None:
     now = [100.0]
-    stats = loadtest.Stats(clock=lambda: now[0], play_start=100.0)
+    stats = Stats(clock=lambda: now[0], play_start=100.0)
     for sent, relay in ((100.5, 0.010), (101.9, 0.030), (102.0, 0.020), (103.5, 0.040)):
         stats.turn_sent.append(sent)
         stats.turn.append(relay)
@@ -172,8 +197,8 @@ def test_a_slice_counts_the_turns_sent_in_it_their_relays_the_games_ended_and_er
         now[0] = at
         stats.error("lost relay")
     stats.finished_at += [103.0]
-    first = stats.slice_of(100.0, loadtest.SliceEnd(102.0, {7: 2048}, 150))
-    second = stats.slice_of(102.0, loadtest.SliceEnd(104.0, {7: None}, 90))
+    first = stats.slice_of(100.0, SliceEnd(102.0, {7: 2048}, 150))
+    second = stats.slice_of(102.0, SliceEnd(104.0, {7: None}, 90))
     assert (first.start, first.end, first.moves, first.errors) == (0.0, 2.0, 2, 1)
     assert first.relay.count == 2 and first.relay.max == pytest.approx(30.0)
     assert (second.moves, second.errors, second.relay.p50) == (2, 2, pytest.approx(30.0))
@@ -187,10 +212,10 @@ def test_a_slice_counts_the_turns_sent_in_it_their_relays_the_games_ended_and_er
 
 
 def test_resident_memory_is_read_from_proc_and_a_process_gone_has_none() -> None:
-    assert loadtest.resident_kb(os.getpid()) > 1024  # this Python holds more than a megabyte
+    assert resident_kb(os.getpid()) > 1024  # this Python holds more than a megabyte
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
-    assert loadtest.resident_kb(gone.pid) is None
+    assert resident_kb(gone.pid) is None
 
 
 def test_the_report_gives_each_slice_and_the_memory_once_seated_and_at_the_end() -> None:
@@ -220,8 +245,8 @@ def test_the_report_gives_each_slice_and_the_memory_once_seated_and_at_the_end()
         set_up_seconds=1.0,
         slice_seconds=300,
         slices=[
-            loadtest.Slice(0, 300, 25, lat, 0, 0, 900, {"123": 204800}),
-            loadtest.Slice(300, 600, 15, lat, 3, 1, 640, {"123": 215040}),
+            Slice(0, 300, 25, lat, 0, 0, 900, {"123": 204800}),
+            Slice(300, 600, 15, lat, 3, 1, 640, {"123": 215040}),
         ],
         resident_kb_seated={"123": 102400},
         resident_kb_end={"123": 215040},
@@ -244,21 +269,21 @@ def test_the_report_gives_each_slice_and_the_memory_once_seated_and_at_the_end()
 
 def test_a_server_timing_header_gives_each_duration_in_seconds() -> None:
     header = "queue;dur=0.1, thread;dur=2.5, view;desc=the view;dur=12, publish"
-    assert loadtest.server_timing(header) == {"queue": 0.0001, "thread": 0.0025, "view": 0.012}
-    assert loadtest.server_timing("view;dur=soon") == {}
+    assert server_timing(header) == {"queue": 0.0001, "thread": 0.0025, "view": 0.012}
+    assert server_timing("view;dur=soon") == {}
 
 
 def test_the_host_cpu_is_shared_out_between_two_readings() -> None:
     # user, nice, system, idle, iowait, irq, softirq, steal (clock ticks since boot)
     start = [100, 0, 20, 500, 5, 0, 5, 0]
     end = [160, 0, 40, 510, 5, 0, 5, 10]  # 100 ticks: 90 busy, of them 10 stolen
-    host = loadtest.HostCpu.between(start, end)
+    host = HostCpu.between(start, end)
     assert host is not None and host.busy == pytest.approx(0.9) and host.steal == pytest.approx(0.1)
-    assert loadtest.HostCpu.between(start, None) is None  # no /proc/stat: no figure
+    assert HostCpu.between(start, None) is None  # no /proc/stat: no figure
 
 
 def test_a_pairing_waits_from_the_later_arrival_and_a_game_told_to_three_is_a_problem() -> None:
-    players = [loadtest.Player(None, f"p{n}", None, "") for n in range(5)]  # type: ignore[arg-type]
+    players = [Player(None, f"p{n}", None, "") for n in range(5)]  # type: ignore[arg-type]
     arrivals = [
         pairing.Arrival(players[0], arrived=1.0, told=3.5, game_id=7),
         pairing.Arrival(players[1], arrived=3.0, told=3.25, game_id=7),
@@ -274,13 +299,13 @@ def test_a_pairing_waits_from_the_later_arrival_and_a_game_told_to_three_is_a_pr
 
 def test_the_client_plays_without_its_cycle_collector_and_gets_it_back_after() -> None:
     assert gc.isenabled()
-    with pytest.raises(RuntimeError), loadtest.without_cycle_collection():
+    with pytest.raises(RuntimeError), without_cycle_collection():
         assert not gc.isenabled()
         raise RuntimeError("a run that fails still gives the collector back")
     assert gc.isenabled()
     gc.disable()
     try:
-        with loadtest.without_cycle_collection():
+        with without_cycle_collection():
             pass
         assert not gc.isenabled()  # a caller that had it off keeps it off
     finally:
@@ -330,7 +355,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
     def test_turns_posted_play_without_an_error_and_say_where_their_time_went(self) -> None:
         report = self._play(games=6, seconds=5, seat_first=False, via="post")
         # Every POST's answer said how long each part of the server's handler took.
-        assert list(report.post_parts) == [*loadtest.POST_PARTS, loadtest.OUTSIDE]
+        assert list(report.post_parts) == [*POST_PARTS, OUTSIDE]
         assert all(part.count == report.moves for part in report.post_parts.values())
 
     def test_a_run_cut_into_slices_says_each_with_the_servers_memory_as_games_come_and_go(
@@ -379,7 +404,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
 
     def test_a_crowd_entering_the_pool_is_all_paired_without_an_error(self) -> None:
         out = io.StringIO()
-        config = loadtest.Config(
+        config = Config(
             urls=[self.live_server_url],
             games=8,
             ramp=2,
@@ -416,9 +441,9 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         own_sockets: bool = False,
         deck: int = 24,
         start_ply: int = 0,
-    ) -> loadtest.Report:
+    ) -> Report:
         out = self.progress = io.StringIO()
-        config = loadtest.Config(
+        config = Config(
             urls=[self.live_server_url],
             games=games,
             think=think,
@@ -438,7 +463,7 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
             progress_every=5,
             pids=[self._server_process.pid],
             seed=18,
-            final_checks=[loadtest.database_checks],
+            final_checks=[database_checks],
             out=out,
         )
         report = loadtest.run(config)
@@ -477,7 +502,7 @@ def test_games_whose_players_sit_on_different_served_processes_play_without_an_e
     ) as site:
         out = io.StringIO()
         report = loadtest.run(
-            loadtest.Config(
+            Config(
                 urls=site.own_urls,
                 games=6,
                 think=(0.05, 0.3),
@@ -489,7 +514,7 @@ def test_games_whose_players_sit_on_different_served_processes_play_without_an_e
                 http_timeout=60,
                 progress_every=5,
                 seed=22,
-                final_checks=[loadtest.database_checks],
+                final_checks=[database_checks],
                 out=out,
             )
         )
@@ -511,7 +536,7 @@ def test_a_crowd_entering_the_pool_of_two_served_processes_is_all_paired_without
     ) as site:
         out = io.StringIO()
         report = pairing.run(
-            loadtest.Config(
+            Config(
                 urls=site.own_urls,
                 games=10,
                 ramp=2,

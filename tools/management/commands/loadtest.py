@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from tools import loadtest, pairing
+from tools.loadtest.config import Config, LoadTestError, parse_think
 
 
 class Command(BaseCommand):
@@ -123,10 +124,10 @@ class Command(BaseCommand):
         except ValueError:
             raise CommandError("--pid takes process ids") from None
         try:
-            config = loadtest.Config(
+            config = Config(
                 urls=options["url"] or ["http://127.0.0.1:8000"],
                 games=options["games"],
-                think=loadtest.parse_think(options["think"]),
+                think=parse_think(options["think"]),
                 seconds=options["seconds"],
                 ramp=options["ramp"],
                 seat_first=options["seat_first"],
@@ -147,7 +148,7 @@ class Command(BaseCommand):
                 pair_timeout=options["pair_timeout"],
             )
             report = (pairing if config.mode == "pairing" else loadtest).run(config)
-        except loadtest.LoadTestError as error:
+        except LoadTestError as error:
             raise CommandError(str(error)) from error
         self.stdout.write(report.format())
         if options["json"]:
