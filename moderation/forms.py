@@ -4,7 +4,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from moderation.models import ModerationAction, Report
+from moderation import actions
+from moderation.models import Report
 from moderation.services import MUTE_DURATIONS
 
 
@@ -60,7 +61,7 @@ class MuteForm(ReasonForm):
 
 class LogFilterForm(forms.Form):
     kind = forms.ChoiceField(
-        label=_("Action"), required=False, choices=[("", _("any")), *ModerationAction.Kind.choices]
+        label=_("Action"), required=False, choices=[("", _("any")), *actions.CHOICES]
     )
     moderator = forms.CharField(label=_("Moderator"), required=False)
     user = forms.CharField(label=_("On user"), required=False)

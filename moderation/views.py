@@ -29,7 +29,7 @@ from chat.selectors import lines_of_game
 from game.models import Game
 from moderation import services
 from moderation.forms import LogFilterForm, MuteForm, ReasonForm, ReportForm
-from moderation.models import ModerationAction, ModeratorWarning, Report
+from moderation.models import ModeratorWarning, Report
 from moderation.selectors import (
     is_moderator,
     moderation_log,
@@ -295,5 +295,5 @@ def log(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "moderation/log.html",
-        {"form": form, "page": page, "query": query.urlencode(), "kinds": ModerationAction.Kind},
+        {"form": form, "page": page, "query": query.urlencode()},
     )
