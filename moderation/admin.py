@@ -8,7 +8,6 @@ admins are Django's and the game app's own, extended with those actions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.contrib import admin, messages
@@ -132,7 +131,7 @@ class ModeratedUserAdmin(ModerationPermissions, UserAdmin):
                 moderator=moderator,
                 user=user,
                 reason=data["reason"],
-                duration=timedelta(seconds=data["duration"]),
+                duration=data["duration"],
             ),
             MuteForm,
         ),

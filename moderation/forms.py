@@ -1,10 +1,16 @@
 """Forms: a player's report, a moderator's reason (and a mute's duration), the log's filter."""
 
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from moderation import actions
+from moderation.actions import Action
 from moderation.models import Report
 from moderation.services import MUTE_DURATIONS
 
@@ -45,7 +51,7 @@ def _duration_label(seconds: int) -> str:
 class MuteForm(ReasonForm):
     duration = forms.TypedChoiceField(
         label=_("Mute chat for"),
-        coerce=int,
+        coerce=lambda seconds: timedelta(seconds=int(seconds)),
         choices=(),
     )
 
@@ -57,6 +63,11 @@ class MuteForm(ReasonForm):
             for d in MUTE_DURATIONS
         ]
         self.order_fields(["duration", "reason"])
+
+
+def action_form(action: Action, data: Any = None, *, prefix: str | None = None) -> ReasonForm:
+    """The form ``action`` is asked on: a reason, and how long for a mute."""
+    return (MuteForm if action.duration else ReasonForm)(data, prefix=prefix)
 
 
 class LogFilterForm(forms.Form):
