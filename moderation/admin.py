@@ -8,51 +8,45 @@ admins are Django's and the game app's own, extended with those actions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.options import IS_POPUP_VAR
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from chat.models import ChatMessage, Silence
 from game.admin import GameAdmin
 from game.models import Game
-from moderation import services
-from moderation.forms import MuteForm, ReasonForm
+from moderation import actions
+from moderation.actions import Action, On
+from moderation.forms import action_form
 from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
 from moderation.services import ModerationError
 
-Apply = Callable[[Any, Any, dict[str, Any]], object]
+AdminAction = Callable[[admin.ModelAdmin, HttpRequest, QuerySet[Model]], HttpResponse | None]
 
 
-def reason_action(
-    name: str,
-    description: str,
-    permission: str,
-    apply: Apply,
-    form_class: type[ReasonForm] = ReasonForm,
-) -> Callable[..., HttpResponse | None]:
-    """An admin action that first asks for a reason, then calls ``apply(moderator, obj, data)``
-    for each selected object; refusals are reported one by one."""
+def admin_action(action: Action) -> AdminAction:
+    """The admin's action for ``action``: it first asks for a reason (and a mute's duration),
+    then performs it on each selected object; refusals are reported one by one."""
 
-    def action(
+    def run(
         modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Model]
     ) -> HttpResponse | None:
         applying = "apply" in request.POST
-        form = form_class(request.POST if applying else None)
+        form = action_form(action, request.POST if applying else None)
         if applying and form.is_valid():
             done = 0
             for obj in queryset:
                 try:
-                    apply(request.user, obj, form.cleaned_data)
+                    action.perform(moderator=request.user, target=obj, **form.cleaned_data)
                 except (ModerationError, PermissionDenied) as error:
                     modeladmin.message_user(request, f"{obj}: {error}", messages.ERROR)
                 else:
@@ -65,45 +59,43 @@ def reason_action(
                         "%(action)s: done for %(n)d items.",
                         done,
                     )
-                    % {"action": description, "n": done},
+                    % {"action": action.admin, "n": done},
                     messages.SUCCESS,
                 )
             return None
         context = {
             **modeladmin.admin_site.each_context(request),
-            "title": description,
+            "title": action.admin,
             "form": form,
             "queryset": queryset,
-            "action": name,
+            "action": action.admin_name,
             "opts": modeladmin.model._meta,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/moderation/reason_form.html", context)
 
-    action.__name__ = name
-    return admin.action(description=description, permissions=[permission])(action)
+    run.__name__ = action.admin_name
+    return admin.action(description=action.admin)(run)
 
 
-class ModerationPermissions:
-    """``has_<permission>_permission`` for the permissions the actions name."""
+ADMIN_ACTIONS = {action.code: admin_action(action) for action in actions.ACTIONS}
 
-    def _has(self, request: HttpRequest, codename: str) -> bool:
-        return request.user.has_perm(f"moderation.{codename}")
 
-    def has_warn_user_permission(self, request: HttpRequest) -> bool:
-        return self._has(request, "warn_user")
+class ModeratorActions:
+    """The registry's actions on what this admin lists (``moderated``), each offered to whoever
+    holds its permission."""
 
-    def has_mute_user_permission(self, request: HttpRequest) -> bool:
-        return self._has(request, "mute_user")
+    moderated: On
 
-    def has_ban_user_permission(self, request: HttpRequest) -> bool:
-        return self._has(request, "ban_user")
-
-    def has_moderate_game_permission(self, request: HttpRequest) -> bool:
-        return self._has(request, "moderate_game")
-
-    def has_handle_report_permission(self, request: HttpRequest) -> bool:
-        return self._has(request, "handle_report")
+    def get_actions(self, request: HttpRequest) -> dict[str, tuple[AdminAction, str, Any]]:
+        offered = super().get_actions(request)  # type: ignore[misc]
+        if IS_POPUP_VAR in request.GET:
+            return offered
+        for action in actions.on(self.moderated):
+            if action.allowed(request.user):
+                run = ADMIN_ACTIONS[action.code]
+                offered[action.admin_name] = (run, action.admin_name, action.admin)
+        return offered
 
 
 # --- Users: warn, mute, ban, unban -------------------------------------------------------------
@@ -113,46 +105,9 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class ModeratedUserAdmin(ModerationPermissions, UserAdmin):
+class ModeratedUserAdmin(ModeratorActions, UserAdmin):
+    moderated = On.USER
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
-    actions = (
-        reason_action(
-            "warn_users",
-            _("Warn the selected users"),
-            "warn_user",
-            lambda moderator, user, data: services.moderation_warn(
-                moderator=moderator, user=user, reason=data["reason"]
-            ),
-        ),
-        reason_action(
-            "mute_users",
-            _("Mute the selected users in chat"),
-            "mute_user",
-            lambda moderator, user, data: services.moderation_mute(
-                moderator=moderator,
-                user=user,
-                reason=data["reason"],
-                duration=timedelta(seconds=data["duration"]),
-            ),
-            MuteForm,
-        ),
-        reason_action(
-            "ban_users",
-            _("Ban the selected users"),
-            "ban_user",
-            lambda moderator, user, data: services.moderation_ban(
-                moderator=moderator, user=user, reason=data["reason"]
-            ),
-        ),
-        reason_action(
-            "unban_users",
-            _("Unban the selected users"),
-            "ban_user",
-            lambda moderator, user, data: services.moderation_unban(
-                moderator=moderator, user=user, reason=data["reason"]
-            ),
-        ),
-    )
 
 
 # --- Games: abort, annul ------------------------------------------------------------------------
@@ -161,35 +116,19 @@ admin.site.unregister(Game)
 
 
 @admin.register(Game)
-class ModeratedGameAdmin(ModerationPermissions, GameAdmin):
+class ModeratedGameAdmin(ModeratorActions, GameAdmin):
+    moderated = On.GAME
     list_display = (*GameAdmin.list_display, "annulled")
     list_filter = (*GameAdmin.list_filter, "annulled")
     readonly_fields = (*GameAdmin.readonly_fields, "annulled")
-    actions = (
-        reason_action(
-            "abort_games",
-            _("Abort the selected games"),
-            "moderate_game",
-            lambda moderator, game, data: services.moderation_abort_game(
-                moderator=moderator, game_id=game.pk, reason=data["reason"]
-            ),
-        ),
-        reason_action(
-            "annul_games",
-            _("Annul the selected games"),
-            "moderate_game",
-            lambda moderator, game, data: services.moderation_annul_game(
-                moderator=moderator, game_id=game.pk, reason=data["reason"]
-            ),
-        ),
-    )
 
 
 # --- Reports, the log, chat ---------------------------------------------------------------------
 
 
 @admin.register(Report)
-class ReportAdmin(ModerationPermissions, admin.ModelAdmin):
+class ReportAdmin(ModeratorActions, admin.ModelAdmin):
+    moderated = On.REPORT
     list_display = ("id", "reported", "reason", "reporter", "game", "status", "created_at")
     list_filter = ("status", "reason", "created_at")
     search_fields = ("reported__username", "reporter__username", "text", "=game__id")
@@ -203,24 +142,6 @@ class ReportAdmin(ModerationPermissions, admin.ModelAdmin):
         "created_at",
         "handled_by",
         "handled_at",
-    )
-    actions = (
-        reason_action(
-            "resolve_reports",
-            _("Resolve the selected reports"),
-            "handle_report",
-            lambda moderator, report, data: services.report_resolve(
-                moderator=moderator, report_id=report.pk, reason=data["reason"]
-            ),
-        ),
-        reason_action(
-            "dismiss_reports",
-            _("Dismiss the selected reports"),
-            "handle_report",
-            lambda moderator, report, data: services.report_dismiss(
-                moderator=moderator, report_id=report.pk, reason=data["reason"]
-            ),
-        ),
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

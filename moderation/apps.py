@@ -8,6 +8,7 @@ class ModerationConfig(AppConfig):
     verbose_name = _("Moderation")
 
     def ready(self) -> None:
+        from moderation import services  # noqa: F401  (binds each action to its service)
         from moderation.groups import ensure_moderators_group
 
         # After every migrate (and every test flush): the group and its permissions exist.

@@ -1,10 +1,17 @@
 """Forms: a player's report, a moderator's reason (and a mute's duration), the log's filter."""
 
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from moderation.models import ModerationAction, Report
+from moderation import actions
+from moderation.actions import Action
+from moderation.models import Report
 from moderation.services import MUTE_DURATIONS
 
 
@@ -44,7 +51,7 @@ def _duration_label(seconds: int) -> str:
 class MuteForm(ReasonForm):
     duration = forms.TypedChoiceField(
         label=_("Mute chat for"),
-        coerce=int,
+        coerce=lambda seconds: timedelta(seconds=int(seconds)),
         choices=(),
     )
 
@@ -58,9 +65,14 @@ class MuteForm(ReasonForm):
         self.order_fields(["duration", "reason"])
 
 
+def action_form(action: Action, data: Any = None, *, prefix: str | None = None) -> ReasonForm:
+    """The form ``action`` is asked on: a reason, and how long for a mute."""
+    return (MuteForm if action.duration else ReasonForm)(data, prefix=prefix)
+
+
 class LogFilterForm(forms.Form):
     kind = forms.ChoiceField(
-        label=_("Action"), required=False, choices=[("", _("any")), *ModerationAction.Kind.choices]
+        label=_("Action"), required=False, choices=[("", _("any")), *actions.CHOICES]
     )
     moderator = forms.CharField(label=_("Moderator"), required=False)
     user = forms.CharField(label=_("On user"), required=False)

@@ -4,21 +4,20 @@ from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 
+from moderation.actions import PERMISSIONS
+
 MODERATORS = "Moderators"
 
-#: (app label, codename) of every permission a moderator holds.
+#: (app label, codename) of every permission a moderator holds: what the moderation pages and the
+#: admin show, and every permission a moderator's action needs (moderation.actions).
 MODERATOR_PERMISSIONS = (
     ("moderation", "view_report"),
-    ("moderation", "handle_report"),
     ("moderation", "view_moderationaction"),
     ("chat", "view_chatmessage"),
-    ("moderation", "warn_user"),
-    ("moderation", "mute_user"),
-    ("moderation", "ban_user"),
-    ("moderation", "moderate_game"),
     ("auth", "view_user"),
     ("game", "view_game"),
     ("game", "view_move"),
+    *(("moderation", permission.codename) for permission in PERMISSIONS),
 )
 
 

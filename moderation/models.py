@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from game.models import Game
+from moderation import actions
 
 
 class Report(models.Model):
@@ -76,17 +77,8 @@ class Report(models.Model):
 
 
 class ModerationAction(models.Model):
-    """One entry of the moderation log: who did what, when, on whom and why."""
-
-    class Kind(models.TextChoices):
-        WARN = "warn", _("warning")
-        MUTE = "mute", _("chat mute")
-        BAN = "ban", _("ban")
-        UNBAN = "unban", _("unban")
-        ABORT_GAME = "abort_game", _("game aborted")
-        ANNUL_GAME = "annul_game", _("game annulled")
-        RESOLVE_REPORT = "resolve_report", _("report resolved")
-        DISMISS_REPORT = "dismiss_report", _("report dismissed")
+    """One entry of the moderation log: who did what, when, on whom and why. What it did is one
+    of the registry's actions (:mod:`moderation.actions`), stored by its code."""
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -94,7 +86,7 @@ class ModerationAction(models.Model):
         related_name="moderation_actions_taken",
         verbose_name=_("moderator"),
     )
-    kind = models.CharField(_("action"), max_length=16, choices=Kind.choices)
+    kind = models.CharField(_("action"), max_length=16, choices=actions.CHOICES)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -127,13 +119,7 @@ class ModerationAction(models.Model):
         ordering = ("-created_at", "-pk")
         verbose_name = _("moderation log entry")
         verbose_name_plural = _("moderation log")
-        permissions = (
-            ("warn_user", _("Can warn users")),
-            ("mute_user", _("Can mute users in chat")),
-            ("ban_user", _("Can ban and unban users")),
-            ("moderate_game", _("Can abort and annul games")),
-            ("handle_report", _("Can resolve and dismiss reports")),
-        )
+        permissions = tuple((p.codename, p.description) for p in actions.PERMISSIONS)
 
     def __str__(self) -> str:
         target = self.user or (f"#{self.game_id}" if self.game_id else "")

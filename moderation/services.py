@@ -1,8 +1,10 @@
 """Everything that changes moderation's stored state: the only writers (DESIGN.md).
 
-Moderators' actions check the moderator's permission, act, and write one entry of the moderation
-log, all in one transaction. A player's report checks the player. A user's group is told after the
-commit when that user was banned (their open sockets close).
+Each moderator's action is one of the registry's (moderation.actions), bound to its service by
+``@performs``, which checks the action's permission first; the service acts and writes one entry
+of the moderation log with the action's code, in one transaction. A player's report checks the
+player. A user's group is told after the commit when that user was banned (their open sockets
+close).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,6 +23,18 @@ from game import services as game_services
 from game.live import send_after_commit, user_group
 from game.models import Game
 from game.services import GameError
+from moderation.actions import (
+    ABORT_GAME,
+    ANNUL_GAME,
+    BAN,
+    DISMISS_REPORT,
+    MUTE,
+    RESOLVE_REPORT,
+    UNBAN,
+    WARN,
+    Action,
+    performs,
+)
 from moderation.groups import MODERATORS, ensure_moderators_group
 from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
 
@@ -36,14 +49,6 @@ MUTE_DURATIONS = (
 
 class ModerationError(Exception):
     """A request that cannot be carried out; the message is for the person who asked."""
-
-
-def _require(moderator: object, permission: str) -> None:
-    allowed = getattr(moderator, "is_authenticated", False) and moderator.has_perm(
-        f"moderation.{permission}"
-    )
-    if not allowed:
-        raise PermissionDenied(_("Only moderators may do that."))
 
 
 def _reason(reason: str) -> str:
@@ -68,7 +73,7 @@ def _is_moderator(user: object) -> bool:
 
 def _log(
     moderator: object,
-    kind: str,
+    action: Action,
     reason: str,
     *,
     user: object = None,
@@ -78,7 +83,7 @@ def _log(
 ) -> ModerationAction:
     return ModerationAction.objects.create(
         moderator=moderator,
-        kind=kind,
+        kind=action.code,
         reason=reason,
         user=user,
         game=game,
@@ -134,18 +139,19 @@ def warning_acknowledge(*, user: object, warning_id: int) -> ModeratorWarning:
 # --- Moderators -------------------------------------------------------------------------------
 
 
+@performs(WARN)
 @transaction.atomic
 def moderation_warn(
     *, moderator: object, user: object, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Warn a user: the reason is shown to them on their next visit."""
-    _require(moderator, "warn_user")
     _check_target(moderator, user)
-    action = _log(moderator, ModerationAction.Kind.WARN, _reason(reason), user=user, report=report)
+    action = _log(moderator, WARN, _reason(reason), user=user, report=report)
     ModeratorWarning.objects.create(user=user, action=action, text=action.reason)
     return action
 
 
+@performs(MUTE)
 @transaction.atomic
 def moderation_mute(
     *,
@@ -156,7 +162,6 @@ def moderation_mute(
     report: Report | None = None,
 ) -> ModerationAction:
     """Refuse a user's chat messages for ``duration``."""
-    _require(moderator, "mute_user")
     _check_target(moderator, user)
     if duration not in MUTE_DURATIONS:
         raise ModerationError(_("Choose one of the offered durations."))
@@ -164,7 +169,7 @@ def moderation_mute(
     chat_silence(user=user, until=until)
     return _log(
         moderator,
-        ModerationAction.Kind.MUTE,
+        MUTE,
         _reason(reason),
         user=user,
         report=report,
@@ -172,13 +177,13 @@ def moderation_mute(
     )
 
 
+@performs(BAN)
 @transaction.atomic
 def moderation_ban(
     *, moderator: object, user: object, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Ban a user: they cannot log in, their seeks disappear, their games in play are lost, and
     their open sockets close."""
-    _require(moderator, "ban_user")
     _check_target(moderator, user)
     reason = _reason(reason)
     standing = _standing(user)
@@ -189,15 +194,15 @@ def moderation_ban(
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
     game_services.games_forfeit_by_ban(user=user)
     send_after_commit(user_group(user.pk), {"type": "user.banned"})
-    return _log(moderator, ModerationAction.Kind.BAN, reason, user=user, report=report)
+    return _log(moderator, BAN, reason, user=user, report=report)
 
 
+@performs(UNBAN)
 @transaction.atomic
 def moderation_unban(
     *, moderator: object, user: object, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Lift a ban: the user may log in again (games lost by the ban stay lost)."""
-    _require(moderator, "ban_user")
     _check_target(moderator, user)
     reason = _reason(reason)
     standing = _standing(user)
@@ -206,7 +211,7 @@ def moderation_unban(
     standing.banned_at = None
     standing.save(update_fields=["banned_at"])
     get_user_model().objects.filter(pk=user.pk).update(is_active=True)
-    return _log(moderator, ModerationAction.Kind.UNBAN, reason, user=user, report=report)
+    return _log(moderator, UNBAN, reason, user=user, report=report)
 
 
 def _game_action(
@@ -215,49 +220,39 @@ def _game_action(
     reason: str,
     report: Report | None,
     change: Callable[..., Game],
-    kind: str,
+    action: Action,
 ) -> ModerationAction:
-    _require(moderator, "moderate_game")
     reason = _reason(reason)
     try:
         game = change(game_id=game_id)
     except GameError as error:
         raise ModerationError(str(error)) from None
-    return _log(moderator, kind, reason, game=game, report=report)
+    return _log(moderator, action, reason, game=game, report=report)
 
 
+@performs(ABORT_GAME)
 @transaction.atomic
 def moderation_abort_game(
     *, moderator: object, game_id: int, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Stop a seek or a game in play with no result."""
     return _game_action(
-        moderator,
-        game_id,
-        reason,
-        report,
-        game_services.game_abort_by_moderator,
-        ModerationAction.Kind.ABORT_GAME,
+        moderator, game_id, reason, report, game_services.game_abort_by_moderator, ABORT_GAME
     )
 
 
+@performs(ANNUL_GAME)
 @transaction.atomic
 def moderation_annul_game(
     *, moderator: object, game_id: int, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Annul a game: kept, but counted for nothing in the players' records."""
-    return _game_action(
-        moderator,
-        game_id,
-        reason,
-        report,
-        game_services.game_annul,
-        ModerationAction.Kind.ANNUL_GAME,
-    )
+    return _game_action(moderator, game_id, reason, report, game_services.game_annul, ANNUL_GAME)
 
 
-def _close_report(moderator: object, report_id: int, reason: str, status: str) -> ModerationAction:
-    _require(moderator, "handle_report")
+def _close_report(
+    moderator: object, report_id: int, reason: str, status: str, action: Action
+) -> ModerationAction:
     reason = _reason(reason)
     report = Report.objects.select_for_update().get(pk=report_id)
     if report.status != Report.Status.OPEN:
@@ -266,24 +261,21 @@ def _close_report(moderator: object, report_id: int, reason: str, status: str) -
     report.handled_by = moderator
     report.handled_at = timezone.now()
     report.save(update_fields=["status", "handled_by", "handled_at"])
-    kind = (
-        ModerationAction.Kind.RESOLVE_REPORT
-        if status == Report.Status.RESOLVED
-        else ModerationAction.Kind.DISMISS_REPORT
-    )
-    return _log(moderator, kind, reason, user=report.reported, game=report.game, report=report)
+    return _log(moderator, action, reason, user=report.reported, game=report.game, report=report)
 
 
+@performs(RESOLVE_REPORT)
 @transaction.atomic
 def report_resolve(*, moderator: object, report_id: int, reason: str) -> ModerationAction:
     """Close a report as acted upon."""
-    return _close_report(moderator, report_id, reason, Report.Status.RESOLVED)
+    return _close_report(moderator, report_id, reason, Report.Status.RESOLVED, RESOLVE_REPORT)
 
 
+@performs(DISMISS_REPORT)
 @transaction.atomic
 def report_dismiss(*, moderator: object, report_id: int, reason: str) -> ModerationAction:
     """Close a report as unfounded."""
-    return _close_report(moderator, report_id, reason, Report.Status.DISMISSED)
+    return _close_report(moderator, report_id, reason, Report.Status.DISMISSED, DISMISS_REPORT)
 
 
 @transaction.atomic

@@ -8,7 +8,7 @@ as a message on the page it came from, never as an error page.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -27,9 +27,10 @@ from django.views.decorators.http import require_POST
 from accounts.limits import Limit, limited
 from chat.selectors import lines_of_game
 from game.models import Game
-from moderation import services
-from moderation.forms import LogFilterForm, MuteForm, ReasonForm, ReportForm
-from moderation.models import ModerationAction, ModeratorWarning, Report
+from moderation import actions, services
+from moderation.actions import Action, On, Text
+from moderation.forms import LogFilterForm, ReasonForm, ReportForm, action_form
+from moderation.models import ModeratorWarning, Report
 from moderation.selectors import (
     is_moderator,
     moderation_log,
@@ -125,23 +126,58 @@ def queue(request: HttpRequest) -> HttpResponse:
     return render(request, "moderation/queue.html", {"entries": entries})
 
 
-def _user_actions(report: Report | None = None) -> dict[str, object]:
-    return {
-        "warn_form": ReasonForm(prefix="warn"),
-        "mute_form": MuteForm(prefix="mute"),
-        "ban_form": ReasonForm(prefix="ban"),
-        "report": report,
-    }
+@dataclass(frozen=True)
+class Offer:
+    """An action a moderator may take on this target now, and where its button posts."""
+
+    action: Action
+    url: str
+
+
+@dataclass(frozen=True)
+class ActionForm:
+    """The offered actions that share one form (and its reason): the first posts to the form's
+    own address, the others by their buttons' ``formaction``."""
+
+    form: ReasonForm
+    offers: list[Offer]
+
+    @property
+    def heading(self) -> Text | None:
+        return next((o.action.heading for o in self.offers if o.action.heading), None)
+
+    @property
+    def notes(self) -> list[Text]:
+        return list(dict.fromkeys(o.action.help for o in self.offers if o.action.help))
+
+
+def _action_url(action: Action, target: Any) -> str:
+    key = target.username if action.on is On.USER else target.pk
+    return reverse(f"moderation:{action.on}_action", args=[key, action.name])
+
+
+def _action_forms(request: HttpRequest, on: On, target: Any) -> list[ActionForm]:
+    """The registry's actions on ``target`` that this moderator may take and that apply to it
+    now, grouped by the form they are asked on."""
+    groups: dict[str, list[Offer]] = {}
+    for action in actions.on(on):
+        if action.allowed(request.user) and action.offered(target):
+            groups.setdefault(action.form, []).append(Offer(action, _action_url(action, target)))
+    return [
+        ActionForm(action_form(offers[0].action, prefix=form), offers)
+        for form, offers in groups.items()
+    ]
 
 
 @moderator_required
 def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(Report.objects.select_related("reporter", "reported", "game"), pk=pk)
     context = {
+        "report": report,
         "file": user_file(report.reported),
-        "close_form": ReasonForm(prefix="close"),
         "report_actions": report.actions.select_related("moderator"),
-        **_user_actions(report),
+        "report_forms": _action_forms(request, On.REPORT, report),
+        "user_forms": _action_forms(request, On.USER, report.reported),
     }
     return render(request, "moderation/report.html", context)
 
@@ -149,7 +185,8 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @moderator_required
 def user_detail(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(User, username=username)
-    return render(request, "moderation/user.html", {"file": user_file(user), **_user_actions()})
+    context = {"file": user_file(user), "user_forms": _action_forms(request, On.USER, user)}
+    return render(request, "moderation/user.html", context)
 
 
 @moderator_required
@@ -160,7 +197,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chat": lines_of_game(game.pk),
         "reports": reports_about(game),
         "actions": moderation_log().filter(game=game),
-        "game_form": ReasonForm(prefix="game"),
+        "game_forms": _action_forms(request, On.GAME, game),
     }
     return render(request, "moderation/game.html", context)
 
@@ -177,55 +214,35 @@ def _report_from(request: HttpRequest) -> Report | None:
     return Report.objects.filter(pk=report_id).first() if report_id.isdigit() else None
 
 
-def _run(
-    request: HttpRequest, form: ReasonForm, act: Callable[[dict[str, Any]], object], done: str
-) -> None:
-    """Check the form, call the service, and say how it went."""
+def _act(
+    request: HttpRequest, on: On, target: Any, name: str, *, report: Report | None = None
+) -> bool:
+    """Find the action called ``name`` on ``target``, check its form, call its service, and say
+    how it went."""
+    action = actions.find(on, name)
+    if action is None:
+        messages.error(request, _("Unknown action."))
+        return False
+    form = action_form(action, request.POST, prefix=action.form)
     if not form.is_valid():
         messages.error(request, _("Give a reason: it goes into the moderation log."))
-        return
+        return False
     try:
-        act(form.cleaned_data)
+        action.perform(
+            moderator=request.user, target=target, report=report, **form.cleaned_data
+        )
     except ModerationError as error:
         messages.error(request, str(error))
-    else:
-        messages.success(request, done)
+        return False
+    messages.success(request, action.done % {"name": target, "pk": target.pk})
+    return True
 
 
 @moderator_required
 @require_POST
 def user_action(request: HttpRequest, username: str, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=username)
-    report = _report_from(request)
-    common = {"moderator": request.user, "user": user, "report": report}
-    actions: dict[str, tuple[ReasonForm, Callable[[dict[str, Any]], object], str]] = {
-        "warn": (
-            ReasonForm(request.POST, prefix="warn"),
-            lambda data: services.moderation_warn(reason=data["reason"], **common),
-            _("%(name)s has been warned.") % {"name": user},
-        ),
-        "mute": (
-            MuteForm(request.POST, prefix="mute"),
-            lambda data: services.moderation_mute(
-                reason=data["reason"], duration=timedelta(seconds=data["duration"]), **common
-            ),
-            _("%(name)s is muted in chat.") % {"name": user},
-        ),
-        "ban": (
-            ReasonForm(request.POST, prefix="ban"),
-            lambda data: services.moderation_ban(reason=data["reason"], **common),
-            _("%(name)s is banned.") % {"name": user},
-        ),
-        "unban": (
-            ReasonForm(request.POST, prefix="ban"),
-            lambda data: services.moderation_unban(reason=data["reason"], **common),
-            _("%(name)s is no longer banned.") % {"name": user},
-        ),
-    }
-    if name not in actions:
-        messages.error(request, _("Unknown action."))
-    else:
-        _run(request, *actions[name])
+    _act(request, On.USER, user, name, report=_report_from(request))
     return _back(request, reverse("moderation:user", args=[user.username]))
 
 
@@ -233,45 +250,18 @@ def user_action(request: HttpRequest, username: str, name: str) -> HttpResponse:
 @require_POST
 def game_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
-    services_by_name = {
-        "abort": (services.moderation_abort_game, _("Game %(pk)d has been aborted.")),
-        "annul": (services.moderation_annul_game, _("Game %(pk)d has been annulled.")),
-    }
-    if name not in services_by_name:
-        messages.error(request, _("Unknown action."))
-    else:
-        service, done = services_by_name[name]
-        report = _report_from(request)
-        _run(
-            request,
-            ReasonForm(request.POST, prefix="game"),
-            lambda data: service(
-                moderator=request.user, game_id=game.pk, reason=data["reason"], report=report
-            ),
-            done % {"pk": game.pk},
-        )
+    _act(request, On.GAME, game, name, report=_report_from(request))
     return _back(request, reverse("moderation:game", args=[game.pk]))
 
 
 @moderator_required
 @require_POST
 def report_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """Close a report, then on to the queue; a refusal stays on the report, with its message."""
     report = get_object_or_404(Report, pk=pk)
-    services_by_name = {
-        "resolve": (services.report_resolve, _("The report is resolved.")),
-        "dismiss": (services.report_dismiss, _("The report is dismissed.")),
-    }
-    if name not in services_by_name:
-        messages.error(request, _("Unknown action."))
-        return redirect("moderation:report", report.pk)
-    service, done = services_by_name[name]
-    _run(
-        request,
-        ReasonForm(request.POST, prefix="close"),
-        lambda data: service(moderator=request.user, report_id=report.pk, reason=data["reason"]),
-        done,
-    )
-    return redirect("moderation:queue")
+    if _act(request, On.REPORT, report, name):
+        return redirect("moderation:queue")
+    return redirect("moderation:report_detail", report.pk)
 
 
 @moderator_required
@@ -295,5 +285,5 @@ def log(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "moderation/log.html",
-        {"form": form, "page": page, "query": query.urlencode(), "kinds": ModerationAction.Kind},
+        {"form": form, "page": page, "query": query.urlencode()},
     )

@@ -23,7 +23,6 @@ from moderation.selectors import is_banned, is_moderator
 from moderation.services import ModerationError
 
 pytestmark = pytest.mark.django_db
-Kind = ModerationAction.Kind
 
 
 @pytest.fixture
@@ -111,7 +110,7 @@ def test_reports_refused_on_oneself_twice_or_about_someone_elses_game(alice, bob
 def test_a_warning_is_logged_and_waits_for_its_user(moderator, alice):
     action = services.moderation_warn(moderator=moderator, user=alice, reason=" be polite ")
     assert (action.kind, action.moderator, action.user, action.reason) == (
-        Kind.WARN,
+        "warn",
         moderator,
         alice,
         "be polite",
@@ -127,7 +126,7 @@ def test_a_mute_refuses_chat_until_it_ends(moderator, game, alice, bob):
     action = services.moderation_mute(
         moderator=moderator, user=alice, reason="spam", duration=timedelta(hours=1)
     )
-    assert action.kind == Kind.MUTE and action.until > timezone.now() + timedelta(minutes=59)
+    assert action.kind == "mute" and action.until > timezone.now() + timedelta(minutes=59)
     with pytest.raises(ChatError, match="muted you in chat"):
         game_services.game_chat_post(game_id=game.pk, user=alice, text="hello?")
     assert chat_for(chat_room(game), alice).muted_until == action.until
@@ -150,7 +149,7 @@ def test_a_ban_ends_games_refuses_login_and_chat_and_is_logged(
 ):
     seek = game_services.game_create_seek(user=alice, trump="D")
     action = services.moderation_ban(moderator=moderator, user=alice, reason="cheating")
-    assert action.kind == Kind.BAN and action.user == alice
+    assert action.kind == "ban" and action.user == alice
     alice.refresh_from_db()
     assert not alice.is_active and is_banned(alice)
     game.refresh_from_db()
@@ -177,7 +176,7 @@ def test_a_banned_users_session_is_refused_on_the_next_request(moderator, alice,
 def test_an_unban_lets_the_user_log_in_again(moderator, alice, client):
     services.moderation_ban(moderator=moderator, user=alice, reason="cheating")
     action = services.moderation_unban(moderator=moderator, user=alice, reason="appeal accepted")
-    assert action.kind == Kind.UNBAN
+    assert action.kind == "unban"
     alice.refresh_from_db()
     assert alice.is_active and not Standing.objects.get(user=alice).banned
     response = client.post("/accounts/login/", {"username": "alice", "password": "pw-alice-123"})
@@ -190,9 +189,9 @@ def test_game_actions_are_logged_with_the_game(moderator, game):
     abort = services.moderation_abort_game(moderator=moderator, game_id=game.pk, reason="bug")
     annul = services.moderation_annul_game(moderator=moderator, game_id=game.pk, reason="bug")
     assert (abort.kind, abort.game, annul.kind, annul.game) == (
-        Kind.ABORT_GAME,
+        "abort_game",
         game,
-        Kind.ANNUL_GAME,
+        "annul_game",
         game,
     )
     with pytest.raises(ModerationError, match="already over"):
@@ -208,8 +207,8 @@ def test_resolving_and_dismissing_reports(moderator, alice, bob, carol):
     first.refresh_from_db()
     second.refresh_from_db()
     assert (first.status, first.handled_by, second.status) == ("resolved", moderator, "dismissed")
-    assert (resolved.kind, resolved.user, resolved.report) == (Kind.RESOLVE_REPORT, bob, first)
-    assert (dismissed.kind, dismissed.report) == (Kind.DISMISS_REPORT, second)
+    assert (resolved.kind, resolved.user, resolved.report) == ("resolve_report", bob, first)
+    assert (dismissed.kind, dismissed.report) == ("dismiss_report", second)
     with pytest.raises(ModerationError, match="already been handled"):
         services.report_dismiss(moderator=moderator, report_id=first.pk, reason="again")
 
@@ -217,7 +216,7 @@ def test_resolving_and_dismissing_reports(moderator, alice, bob, carol):
 def test_an_action_taken_from_a_report_is_logged_with_it(moderator, alice, bob):
     made = report(alice, bob)
     services.moderation_warn(moderator=moderator, user=bob, reason="language", report=made)
-    assert only_log_entry(kind=Kind.WARN).report == made
+    assert only_log_entry(kind="warn").report == made
 
 
 def test_every_action_needs_a_reason(moderator, alice, game):
