@@ -12,7 +12,7 @@ follows ``DEBUG``.
 ``{% %}``: it finds ``_("...")`` alone in a ``{{ }}`` and anywhere in a ``{% %}``, but not as a
 macro's argument inside a ``{{ }}``, and no plural. A template's message is therefore
 ``{{ _("...") }}`` or set in a tag (``{% set label = _("...") %}``), and its plurals are here,
-where it finds them (tests/web/test_catalogues.py checks both).
+where it finds them (tests/site/test_catalogues.py checks both).
 """
 
 from __future__ import annotations

@@ -223,7 +223,7 @@ def database_config(
 #: Redis that stopped answering into an error instead of a publish or socket that hangs for ever.
 #: (The pub/sub layer's reader waits for messages with a timeout of its own, so quiet sockets are
 #: not affected; with channels-redis's list layer, redis-py 8's default of 5 s equalled its
-#: blocking read and every quiet socket died: ``tests/web/test_redis_idle.py``.)
+#: blocking read and every quiet socket died: ``tests/site/test_redis_idle.py``.)
 REDIS_SOCKET_TIMEOUT = 15
 
 

@@ -18,8 +18,8 @@ from game import challenges
 from game.models import Challenge, Game
 from game.selectors import challenges_answered, challenges_waiting
 from game.services import GameError
+from tests.groups import told_to_group
 from tests.threads import at_once, errors_of
-from tests.web.conftest import told_to_group
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ lead, a beat's second cards, a forced take, a last card, draws offered and decli
 a silent opponent, the clocks, the computer, the results), for each seat and for spectators, in
 English and in Hebrew, shows what that state says; and a handful of them, with the cards other
 pages draw through the same partials (a replay's step), are held against golden copies in
-``tests/web/tables/``, which ``WRITE_GOLDEN_TABLES=1`` writes afresh after a change made on
+``tests/game/tables/``, which ``WRITE_GOLDEN_TABLES=1`` writes afresh after a change made on
 purpose. The game's id, its invite link and the CSRF token vary from run to run and are written
 as placeholders. Escaped quotes are compared as the characters they stand for (``&#39;`` or
 ``&#x27;``, ``&#34;`` or ``&quot;``).

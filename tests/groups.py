@@ -1,4 +1,4 @@
-"""A socket listening to a group, for the web tests."""
+"""A socket listening to a group, for the tests of what a change tells the sockets."""
 
 import asyncio
 

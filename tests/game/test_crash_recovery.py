@@ -53,7 +53,7 @@ class Site:
     def __init__(self, tmp: Path) -> None:
         self.env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tests.web.sqlite_file_settings",
+            "DJANGO_SETTINGS_MODULE": "tests.site.sqlite_file_settings",
             "SQLITE_FILE": str(tmp / "db.sqlite3"),
             "TASK_WORKER": "embedded",
             "COMPUTER_PAUSE_MS": "100",

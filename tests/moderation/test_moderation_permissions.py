@@ -2,7 +2,7 @@
 
 Anonymous visitors and banned users (whose session is refused) are sent to log in; players and
 other users are refused the moderators' pages and actions; moderators and superusers may do them.
-Chat over the websocket is tried in tests/web/test_moderation_consumers.py.
+Chat over the websocket is tried in tests/moderation/test_moderation_consumers.py.
 """
 
 from datetime import timedelta

@@ -18,7 +18,7 @@ from game.services import GameError
 from tests.engine.helpers import make_position
 from tests.engine.test_game import LOOP
 from tests.engine.test_game import START as LOOP_START
-from tests.web.conftest import told_to_group
+from tests.groups import told_to_group
 
 pytestmark = pytest.mark.django_db
 

@@ -34,7 +34,7 @@ def test_database_is_sqlite_in_the_project_when_database_url_is_unset(tmp_path: 
 
 def test_sqlite_takes_concurrent_writers_in_turn(tmp_path: Path, django_db_blocker) -> None:
     """WAL, a busy timeout and BEGIN IMMEDIATE: writers queue instead of `database is locked`
-    (tests/web/test_concurrency.py has 50 of them queue for real)."""
+    (tests/game/test_concurrency.py has 50 of them queue for real)."""
     config = database_config(None, base_dir=tmp_path)
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
 

@@ -296,7 +296,7 @@ def test_the_flag_falls_with_nobody_watching_and_the_table_is_told(
     timed_game, run_tasks, django_capture_on_commit_callbacks
 ):
     from game.live import game_group
-    from tests.web.conftest import told_to_group
+    from tests.groups import told_to_group
 
     Game.objects.filter(pk=timed_game.pk).update(
         turn_started_at=timed_game.turn_started_at - timedelta(seconds=61)

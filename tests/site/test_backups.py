@@ -37,7 +37,7 @@ class SQLiteFiles:
         file = str(self.folder / f"{name}.sqlite3")
         return {
             **_plain_env(),
-            "DJANGO_SETTINGS_MODULE": "tests.web.sqlite_file_settings",
+            "DJANGO_SETTINGS_MODULE": "tests.site.sqlite_file_settings",
             "SQLITE_FILE": file,
         }
 
@@ -109,7 +109,7 @@ def manage(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedPr
 
 def play(env: dict[str, str], *args: str) -> dict:
     done = subprocess.run(
-        [sys.executable, "-m", "tests.web.backup_play", *args],
+        [sys.executable, "-m", "tests.site.backup_play", *args],
         env=env,
         cwd=BASE_DIR,
         capture_output=True,
@@ -127,7 +127,7 @@ def test_a_game_backed_up_while_others_are_played_goes_on_from_the_restored_data
     started = play(source, "start")
     stop = tmp_path / "stop"
     writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.web.backup_play", "write", str(stop)],
+        [sys.executable, "-m", "tests.site.backup_play", "write", str(stop)],
         env=source,
         cwd=BASE_DIR,
         stdout=subprocess.PIPE,

@@ -318,7 +318,7 @@ def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_withou
 def _heard(game, change, capture):
     """Run ``change`` (a service call) and return the message its commit told the game's group."""
     from game.live import game_group
-    from tests.web.conftest import told_to_group
+    from tests.groups import told_to_group
 
     def committed():
         with capture(execute=True):

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from tests.catalogues import write_catalogue
-from tests.web.test_consumers import make_game, play_first_turn
+from tests.game.test_consumers import make_game, play_first_turn
 from yourtrumps_site.socket_language import language_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

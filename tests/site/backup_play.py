@@ -1,5 +1,5 @@
 """The game's side of test_backups.py, each step a process of its own on the database its
-environment names (``python -m tests.web.backup_play STEP ...``), played through the services:
+environment names (``python -m tests.site.backup_play STEP ...``), played through the services:
 
 - ``start``: the schema, two players and a game played part-way; prints the game and its moves;
 - ``write STOP``: other players play games, a turn at a time, printing how many turns they have
