@@ -44,7 +44,7 @@ from django.utils.translation import gettext as _
 
 from chat.services import ChatError
 from chat.sockets import form_html, log_html, parse_line
-from game import pool, services
+from game import pool
 from game.live import (
     LIVE_GAMES,
     LOBBY_GROUP,
@@ -67,6 +67,8 @@ from game.selectors import (
     version_of,
 )
 from game.services import GameError
+from game.services.chat import game_chat_post
+from game.services.play import game_play_move
 from game.table_markup import render_table, render_turn
 from game.tables import Table, TableCache, Update, table_for, tables_for
 from game.templatetags.challenges import notices_html
@@ -302,7 +304,7 @@ def _play(game_id: int, user: object, turn: _Turn, messages: list[Message]) -> s
         try:
             if turn.ply is None:
                 raise GameError(_("The turn came without its ply: reload the page."))
-            services.game_play_move(
+            game_play_move(
                 game_id=game_id, user=user, notation=turn.notation, expected_ply=turn.ply
             )
         except GameError as error:
@@ -322,7 +324,7 @@ def _chat_line(game_id: int, user: object, text_data: str | None) -> str:
     text, error = parse_line(text_data)
     if text is not None:
         try:
-            services.game_chat_post(game_id=game_id, user=user, text=text)
+            game_chat_post(game_id=game_id, user=user, text=text)
         except ChatError as refused:
             error = str(refused)
         except Game.DoesNotExist:

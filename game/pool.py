@@ -28,7 +28,8 @@ from accounts.ratings import speed_of
 from accounts.selectors import ratings_now
 from game.live import tell_after_commit
 from game.models import Game, PoolEntry
-from game.services import GameError, game_create_paired
+from game.services import GameError
+from game.services.starting import game_create_paired
 
 #: The time controls of the pool (minutes, increment in seconds): the issue's four, one to three
 #: speeds (``accounts.ratings.speed_of``); fewer pools, each with more players waiting.

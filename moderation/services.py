@@ -18,10 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chat.services import chat_silence
-from game import services as game_services
 from game.live import send_after_commit, user_group
 from game.models import Game
 from game.services import GameError
+from game.services.moderators import game_abort_by_moderator, game_annul, games_forfeit_by_ban
 from moderation.groups import MODERATORS, ensure_moderators_group
 from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
 
@@ -187,7 +187,7 @@ def moderation_ban(
     standing.banned_at = timezone.now()
     standing.save(update_fields=["banned_at"])
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
-    game_services.games_forfeit_by_ban(user=user)
+    games_forfeit_by_ban(user=user)
     send_after_commit(user_group(user.pk), {"type": "user.banned"})
     return _log(moderator, ModerationAction.Kind.BAN, reason, user=user, report=report)
 
@@ -236,7 +236,7 @@ def moderation_abort_game(
         game_id,
         reason,
         report,
-        game_services.game_abort_by_moderator,
+        game_abort_by_moderator,
         ModerationAction.Kind.ABORT_GAME,
     )
 
@@ -251,7 +251,7 @@ def moderation_annul_game(
         game_id,
         reason,
         report,
-        game_services.game_annul,
+        game_annul,
         ModerationAction.Kind.ANNUL_GAME,
     )
 

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from game import services
 from game.routing import websocket_urlpatterns
 from game.selectors import history_of
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from yourtrumps_site import asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,8 +36,8 @@ def make_game():
     users = get_user_model().objects
     alice = users.create_user("alice", password="pw-alice-123")
     bob = users.create_user("bob", password="pw-bob-123")
-    seek = services.game_create_seek(user=alice, trump="S")
-    return services.game_join(game_id=seek.pk, user=bob, trump="H"), alice, bob
+    seek = game_create_seek(user=alice, trump="S")
+    return game_join(game_id=seek.pk, user=bob, trump="H"), alice, bob
 
 
 @database_sync_to_async
@@ -45,7 +46,7 @@ def play_first_turn(game, alice, bob):
     mover = (alice, bob)[history.position.to_move]
     waiting = bob if mover == alice else alice
     move = str(history.legal_moves()[0])
-    services.game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=0)
+    game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=0)
     return move, waiting
 
 
@@ -106,7 +107,7 @@ async def test_a_lobby_socket_starts_from_the_seeks_opened_before_it_connected()
     @database_sync_to_async
     def open_seek():
         carol = get_user_model().objects.create_user("carol", password="pw-carol-123")
-        return services.game_create_seek(user=carol, trump="C")
+        return game_create_seek(user=carol, trump="C")
 
     await open_seek()  # while the page's socket was away (a Redis restart, say)
     lobby = WebsocketCommunicator(application, "/ws/lobby/")
@@ -123,7 +124,7 @@ async def test_the_lobby_updates_when_a_seek_opens():
     @database_sync_to_async
     def open_seek():
         carol = get_user_model().objects.create_user("carol", password="pw-carol-123")
-        return services.game_create_seek(user=carol, trump="C")
+        return game_create_seek(user=carol, trump="C")
 
     await open_seek()
     html = await lobby.receive_from(timeout=5)
@@ -138,11 +139,11 @@ async def test_a_creator_in_the_lobby_is_sent_to_the_table_when_their_seek_is_jo
         return users.create_user("alice"), users.create_user("bob")
 
     alice, bob = await players()
-    seek = await database_sync_to_async(services.game_create_seek)(user=alice, trump="S")
+    seek = await database_sync_to_async(game_create_seek)(user=alice, trump="S")
     creator, other = await connect("/ws/lobby/", alice), await connect("/ws/lobby/", bob)
     table = await connect(f"/ws/games/{seek.pk}/", alice)  # the seek's own page, open too
     await table.receive_from(timeout=5)  # its table, waiting
-    await database_sync_to_async(services.game_join)(game_id=seek.pk, user=bob, trump="H")
+    await database_sync_to_async(game_join)(game_id=seek.pk, user=bob, trump="H")
     heard = [await creator.receive_from(timeout=5) for _ in range(2)]  # the seeks, the notice
     joined = next(html for html in heard if 'id="seek-joined"' in html)
     assert 'hx-swap-oob="outerHTML"' in joined
@@ -173,7 +174,7 @@ async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypa
     ]
     sockets = [await connect("/ws/lobby/", user) for user in (carol, dave, AnonymousUser())]
     reads.clear()  # each socket's own, on connecting
-    await database_sync_to_async(services.game_create_seek)(user=carol, trump="C")
+    await database_sync_to_async(game_create_seek)(user=carol, trump="C")
     lists = [await socket.receive_from(timeout=5) for socket in sockets]
     assert reads == [1]
     assert all("carol" in html for html in lists)
@@ -275,9 +276,7 @@ def play_to_the_end(game, alice, bob):
             break
         mover = (alice, bob)[history.position.to_move]
         move = str(history.legal_moves()[0])
-        services.game_play_move(
-            game_id=game.pk, user=mover, notation=move, expected_ply=history.ply
-        )
+        game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=history.ply)
     game.refresh_from_db()
     assert game.status == game.Status.FINISHED
     return game.version
@@ -377,7 +376,7 @@ async def test_a_socket_that_missed_a_version_gets_the_whole_table(monkeypatch):
     history = await database_sync_to_async(history_of)(game)
     move = str(history.legal_moves()[0])
     mover = (alice, bob)[history.position.to_move]
-    await database_sync_to_async(services.game_play_move)(
+    await database_sync_to_async(game_play_move)(
         game_id=game.pk, user=mover, notation=move, expected_ply=1
     )
     for socket in sockets:
