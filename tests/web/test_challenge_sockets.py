@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from game import challenges
-from game.consumers import BANNED_CODE, LOGIN_NEEDED_CODE
+from game.consumers.sockets import BANNED_CODE, LOGIN_NEEDED_CODE
 from game.routing import websocket_urlpatterns
 from game.services.starting import game_create_seek
 from moderation import services as moderation

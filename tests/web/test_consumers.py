@@ -84,9 +84,9 @@ def _queries_logged_after_one() -> tuple[str, int]:
 async def test_each_piece_of_a_socket_s_database_work_logs_only_its_own_queries(settings):
     # With DEBUG, Django logs a thread's queries and forgets them when a request starts: the
     # sockets' long-lived threads forget them before each piece of work instead.
-    from game import consumers
+    from game.consumers import sockets
 
-    work = consumers._in_db_thread(_queries_logged_after_one)
+    work = sockets.in_db_thread(_queries_logged_after_one)
     settings.DEBUG = True
     seen = [await work() for _ in range(6)]
     assert all(thread.startswith("socket-db") for thread, _ in seen)  # the sockets' own threads
@@ -157,16 +157,16 @@ async def test_a_creator_in_the_lobby_is_sent_to_the_table_when_their_seek_is_jo
 
 
 async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypatch):
-    from game import consumers
+    from game.consumers import lobby
 
     reads = []
-    real = consumers._read_seeks
+    real = lobby._read_seeks
 
     async def counting():
         reads.append(1)
         return await real()
 
-    monkeypatch.setattr(consumers, "_read_seeks", counting)
+    monkeypatch.setattr(lobby, "_read_seeks", counting)
     users = get_user_model().objects
     carol, dave = [
         await database_sync_to_async(users.create_user)(name, password=f"pw-{name}-123")
@@ -186,10 +186,10 @@ async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypa
 async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_and_shared(
     monkeypatch,
 ):
-    from game import consumers
+    from game.consumers import table as table_socket
 
     rendered, reads = [], []
-    real, real_tables_for = consumers.render_turn, consumers.tables_for
+    real, real_tables_for = table_socket.render_turn, table_socket.tables_for
 
     def counting(table):
         rendered.append(table.viewer)
@@ -199,8 +199,8 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
         reads.append(sorted(viewers, key=str))
         return real_tables_for(game, viewers, notations)
 
-    monkeypatch.setattr(consumers, "render_turn", counting)
-    monkeypatch.setattr(consumers, "tables_for", reading)
+    monkeypatch.setattr(table_socket, "render_turn", counting)
+    monkeypatch.setattr(table_socket, "tables_for", reading)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
     watchers = [await connect(path, AnonymousUser()) for _ in range(4)]
@@ -223,16 +223,16 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
 
 async def _trips_to_the_database_thread(monkeypatch):
     """The versions the sockets' tables were read and rendered at in the database thread."""
-    from game import consumers
+    from game.consumers import table as table_socket
 
     trips = []
-    real = consumers._read_and_render
+    real = table_socket._read_and_render
 
     async def tripping(game_id, version, viewers, turn):
         trips.append(version)
         return await real(game_id, version, viewers, turn)
 
-    monkeypatch.setattr(consumers, "_read_and_render", tripping)
+    monkeypatch.setattr(table_socket, "_read_and_render", tripping)
     return trips
 
 
@@ -326,17 +326,17 @@ async def test_a_turn_over_the_socket_is_rendered_for_every_viewer_at_once_with_
 ):
     # The thread plays the turn and keeps the game at its new version; the event loop then
     # renders each viewer's update from it, once, for all three viewers together.
-    from game import consumers
+    from game.consumers import table as table_socket
 
     asked = []
-    real = consumers._TABLES.render_all
+    real = table_socket._TABLES.render_all
     trips = await _trips_to_the_database_thread(monkeypatch)
 
     async def render_all(game_id, version, viewers, turn):
         asked.append((version, len(viewers), turn is not None))
         return await real(game_id, version, viewers, turn)
 
-    monkeypatch.setattr(consumers._TABLES, "render_all", render_all)
+    monkeypatch.setattr(table_socket._TABLES, "render_all", render_all)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
     sockets = [await connect(path, alice), await connect(path, bob)]
@@ -361,10 +361,10 @@ async def test_a_socket_that_missed_a_version_gets_the_whole_table(monkeypatch):
     await play_first_turn(game, alice, bob)
     for socket in sockets:
         await socket.receive_from(timeout=5)
-    from game import consumers
+    from game.consumers import table as table_socket
 
     consumer_versions = []
-    real = consumers.GameConsumer.game_changed
+    real = table_socket.GameConsumer.game_changed
 
     async def missing_one(self, event):  # as if this socket had missed the version before
         if event["version"] == game.version + 2:
@@ -372,7 +372,7 @@ async def test_a_socket_that_missed_a_version_gets_the_whole_table(monkeypatch):
         consumer_versions.append(event["version"])
         return await real(self, event)
 
-    monkeypatch.setattr(consumers.GameConsumer, "game_changed", missing_one)
+    monkeypatch.setattr(table_socket.GameConsumer, "game_changed", missing_one)
     history = await database_sync_to_async(history_of)(game)
     move = str(history.legal_moves()[0])
     mover = (alice, bob)[history.position.to_move]

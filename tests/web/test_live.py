@@ -253,7 +253,7 @@ def test_a_socket_arriving_at_a_kept_current_game_reads_its_version_alone(
 ):
     from django.test.utils import CaptureQueriesContext
 
-    from game.consumers import _arrive
+    from game.consumers.table import _arrive
 
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     with CaptureQueriesContext(connection) as captured:
@@ -269,7 +269,7 @@ def test_a_socket_arriving_at_a_kept_current_game_reads_its_version_alone(
 def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    from game.consumers import _arrive
+    from game.consumers.table import _arrive
 
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     behind = LIVE_GAMES.at(game.pk, game.version)

@@ -17,7 +17,7 @@ from chat import services as chat_services
 from chat.models import ChatMessage
 from chat.services import ChatError
 from chat.sockets import log_html
-from game.consumers import BANNED_CODE
+from game.consumers.sockets import BANNED_CODE
 from game.routing import websocket_urlpatterns
 from game.selectors import chat_room, game_with_players
 from game.services.chat import game_chat_post

@@ -27,7 +27,7 @@ from django.test import Client, override_settings
 from django.utils.crypto import get_random_string
 from django.utils.translation import get_language
 
-from game.consumers import _read_and_render
+from game.consumers.table import _read_and_render
 from game.live import Moved
 from game.models import Game
 from game.selectors import stored_state
