@@ -1,4 +1,4 @@
-"""The chat's socket messages, for the table's socket (``game.consumers.GameConsumer``).
+"""The chat's socket messages, for the table's socket (``game.consumers.table.GameConsumer``).
 
 What a frame from htmx's ``ws-send`` carries (:func:`parse_line`, checked before anything in it
 is trusted), and the chat rendered for one viewer as out-of-band swaps for htmx's websocket

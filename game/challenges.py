@@ -5,7 +5,7 @@ These are services (DESIGN.md): keyword-only, one transaction each, the challeng
 Each change tells both players' sockets once committed (``challenge.changed`` to their user
 groups, :mod:`game.live`): the challenged player sees a challenge on whatever page they are on,
 and the challenger sees the answer. The game options are checked, and the game is made and
-dealt, by the same code as a seek's (:mod:`game.services`).
+dealt, by the same code as a seek's (:mod:`game.services.dealing`).
 
 A challenge waits :data:`EXPIRY` for its answer. Lichess keeps one while the challenger's page
 is open, which needs the page to ping; a fixed expiry needs nothing running: a challenge past it
@@ -28,7 +28,8 @@ from accounts.selectors import challenges_from, player_name, ratings_now
 from chat.selectors import has_muted
 from game.live import send_after_commit, user_group
 from game.models import Challenge, Game
-from game.services import GameError, _deal_part, _new_game, _start, _suit
+from game.services import GameError
+from game.services.dealing import deal_part, new_game, start, suit
 from game.templatetags.bidi import isolate
 
 #: How long a challenge waits for its answer: long enough to see it between two games, short
@@ -95,7 +96,7 @@ def challenge_create(
     challenger's own), refused with a :class:`GameError` that says why: a player who does not
     hear this challenger's challenges, or one already waiting for its answer."""
     now = now or timezone.now()
-    game = _new_game(challenger, trump, deck, must_beat, sixes_to_owner, time_control)
+    game = new_game(challenger, trump, deck, must_beat, sixes_to_owner, time_control)
     refused = _refusal_in_speed(challenger, challenged, game, now)
     if refused is not None:
         raise GameError(refused)
@@ -191,7 +192,7 @@ def _begin(challenge: Challenge, user: AbstractBaseUser, trump: str, now: dateti
         raise GameError(
             _("%(name)s can no longer play.") % {"name": isolate(player_name(challenger))}
         )
-    game = _new_game(
+    game = new_game(
         challenger,
         challenge.trump,
         challenge.deck,
@@ -200,12 +201,12 @@ def _begin(challenge: Challenge, user: AbstractBaseUser, trump: str, now: dateti
         challenge.time_control,
     )
     game.seat1 = user  # type: ignore[assignment]
-    game.part1 = _deal_part("")[0]  # the challenge's answer carries no browser's part
-    game.trump1 = _suit(trump)
+    game.part1 = deal_part("")[0]  # the challenge's answer carries no browser's part
+    game.trump1 = suit(trump)
     if game.trump1 == game.trump0:
         raise GameError(_("Your trump suit must differ from your opponent's."))
     game.rated = challenge.rated
-    _start(game, now)
+    start(game, now)
     game.save()
     challenge.game = game
     _answer(challenge, Challenge.Status.ACCEPTED, now, ("game",))

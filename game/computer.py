@@ -9,9 +9,11 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from game import ai, cpu, services
+from game import ai, cpu
 from game.models import Game
 from game.selectors import stored_state
+from game.services import GameError
+from game.services.play import game_play_computer_move
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +31,6 @@ def reply(game_id: int, ply: int) -> None:
             log.info("computer reply for game %s ply %s: no longer wanted", game_id, ply)
             return
         search = partial(cpu.run, "computer", ai.choose_move)
-        services.game_play_computer_move(game_id=game_id, choose=search)
-    except (services.GameError, Game.DoesNotExist) as error:
+        game_play_computer_move(game_id=game_id, choose=search)
+    except (GameError, Game.DoesNotExist) as error:
         log.info("computer reply in game %s refused: %s", game_id, error)

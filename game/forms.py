@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from game.ai import LEVELS
 from game.levels import LEVEL_NAMES
 from game.models import Challenge
-from game.services import TIME_CONTROLS, GameError, table_rules
+from game.services import GameError
+from game.services.dealing import TIME_CONTROLS, table_rules
 
 TRUMPS = [("S", _("♠ Spades")), ("H", _("♥ Hearts")), ("D", _("♦ Diamonds")), ("C", _("♣ Clubs"))]
 DECKS = [
@@ -22,7 +23,7 @@ CLOCKS = [("", _("Untimed")), *((f"{m}+{i}", f"{m}+{i}") for m, i in TIME_CONTRO
 def deal_part() -> forms.CharField:
     """A player's part of the deal: random hex that ``static/js/deal-part.js`` writes as the form
     is sent. Empty without JavaScript, and anything not spelled as a part counts as none: the
-    server then draws the part itself (``game.services``)."""
+    server then draws the part itself (``game.services.dealing``)."""
     return forms.CharField(
         required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-deal-part": ""})
     )

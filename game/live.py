@@ -313,12 +313,12 @@ def publish(progress: Progress) -> None:
 
 def publish_joined(game: Game) -> None:
     """Once committed: the creator's sockets hear that their seek was joined, so that a lobby
-    left open takes them to the table (``game.consumers.LobbyConsumer.seek_joined``)."""
+    left open takes them to the table (``game.consumers.lobby.LobbyConsumer.seek_joined``)."""
     message = {"type": "seek.joined", "game": game.pk, "url": game.get_absolute_url()}
     send_after_commit(user_group(game.seat0_id), message)
 
 
 def publish_lobby() -> None:
     """Once committed: the lobby's viewers re-read the open seeks (each change with an id of its
-    own, by which a process's lobby sockets share one read: ``game.consumers.LobbySeeks``)."""
+    own, by which a process's lobby sockets share one read: ``game.consumers.lobby.LobbySeeks``)."""
     send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "change": uuid.uuid4().hex})

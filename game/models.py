@@ -147,7 +147,7 @@ class Game(models.Model):
     #: in the same transaction as each new move row so that no request replays the log, and the
     #: same size all game. The log stays the truth: :func:`game.selectors.check_state`.
     state = models.JSONField(null=True, blank=True, editable=False)
-    #: Set by the first line of the game's chat (``game.services.game_chat_post``), never
+    #: Set by the first line of the game's chat (``game.services.chat.game_chat_post``), never
     #: cleared: a game without it has an empty chat, shown without reading it. Not a change of the
     #: table, so not under ``version``: a copy of the game kept at its version may miss it.
     chat_started = models.BooleanField(default=False, editable=False)

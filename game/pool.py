@@ -1,10 +1,11 @@
 """Quick pairing: the pool of players waiting for an opponent of near rating in one time control.
 
-A player enters through a socket of the lobby (``game.consumers.PoolConsumer``) and is paired on
-arrival with the waiting player of the closest rating whom both accept; until then the socket asks
-again about once a second, each time with a wider range (:func:`rating_range`). Once paired, both
-sockets are told the new table's address after the commit; closing a socket leaves the pool. A
-player with a timed game in play against a person cannot enter: its clock runs meanwhile.
+A player enters through a socket of the lobby (``game.consumers.lobby.PoolConsumer``) and is
+paired on arrival with the waiting player of the closest rating whom both accept; until then the
+socket asks again about once a second, each time with a wider range (:func:`rating_range`). Once
+paired, both sockets are told the new table's address after the commit; closing a socket leaves
+the pool. A player with a timed game in play against a person cannot enter: its clock runs
+meanwhile.
 
 The pool lives in the database (:class:`game.models.PoolEntry`), so that every server process
 pairs from the same one. A pairing locks the waiting entries it takes
@@ -28,7 +29,8 @@ from accounts.ratings import speed_of
 from accounts.selectors import ratings_now
 from game.live import tell_after_commit
 from game.models import Game, PoolEntry
-from game.services import GameError, game_create_paired
+from game.services import GameError
+from game.services.starting import game_create_paired
 
 #: The time controls of the pool (minutes, increment in seconds): the issue's four, one to three
 #: speeds (``accounts.ratings.speed_of``); fewer pools, each with more players waiting.
@@ -38,7 +40,7 @@ RANGE_START = 100
 RANGE_GROWTH = 50
 #: After this long a waiting player accepts any rating.
 ANY_RATING_AFTER = timedelta(seconds=10)
-#: How often a waiting socket asks again (``game.consumers.PoolConsumer``).
+#: How often a waiting socket asks again (``game.consumers.lobby.PoolConsumer``).
 ASK_EVERY = timedelta(seconds=1)
 #: An entry whose socket has not asked for this long (its server stopped without closing it) is
 #: paired with nobody.

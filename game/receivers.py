@@ -6,7 +6,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from accounts.signals import account_closed
-from game.services import games_leave
+from game.services.endings import games_leave
 
 
 @receiver(account_closed)

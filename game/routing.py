@@ -2,7 +2,9 @@
 
 from django.urls import path, register_converter
 
-from game import consumers
+from game.consumers.lobby import LobbyConsumer, PoolConsumer
+from game.consumers.table import GameConsumer
+from game.consumers.user import UserConsumer
 
 
 class GameIdConverter:
@@ -26,8 +28,8 @@ class GameIdConverter:
 register_converter(GameIdConverter, "game_id")
 
 websocket_urlpatterns = [
-    path("ws/games/<game_id:pk>/", consumers.GameConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/pool/", consumers.PoolConsumer.as_asgi()),
-    path("ws/me/", consumers.UserConsumer.as_asgi()),
+    path("ws/games/<game_id:pk>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/pool/", PoolConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
 ]

@@ -34,9 +34,10 @@ from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import background, computer, services
+from game import background, computer
 from game.models import Game
 from game.selectors import next_flag_check, stored_state
+from game.services.endings import game_claim_timeout
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def computer_reply(game_id: int, ply: int) -> None:
 def flag_check(game_id: int) -> None:
     """End ``game_id`` on time if the player to move has run out; else check again when a flag
     next can fall."""
-    game = services.game_claim_timeout(game_id=game_id)
+    game = game_claim_timeout(game_id=game_id)
     due = next_flag_check(game, timezone.now())
     if due is not None:
         ask_for_flag_check(game_id, due)

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.limits import Limit, limited, too_many
 from chat import services as chat_services
 from chat.selectors import chat_for
-from game import challenges, services
+from game import challenges
 from game.engine import fairness
 from game.forms import ChallengeForm, ComputerForm, DeclineForm, GameOptionsForm, JoinForm, SeekForm
 from game.models import Game
@@ -35,7 +35,25 @@ from game.selectors import (
     games_in_play,
     lobby_seeks,
 )
-from game.services import GameError, TooManySeeks
+from game.services import GameError
+from game.services.dealing import deal_secret
+from game.services.endings import (
+    game_abort,
+    game_claim_abandoned,
+    game_claim_timeout,
+    game_decline_draw,
+    game_offer_draw,
+    game_resign,
+)
+from game.services.play import game_play_move
+from game.services.starting import (
+    TooManySeeks,
+    game_cancel_seek,
+    game_create_seek,
+    game_create_vs_computer,
+    game_join,
+    game_rematch,
+)
 from game.table_markup import render_table
 from game.tables import table_for
 from game.templatetags.challenges import notices_html
@@ -59,7 +77,7 @@ NEXT_SECRET = "next_deal_secret"
 def _next_commitment(request: HttpRequest) -> str:
     """The commitment to the secret of the visitor's next game, drawn on their first visit."""
     if NEXT_SECRET not in request.session:
-        request.session[NEXT_SECRET] = services.deal_secret()
+        request.session[NEXT_SECRET] = deal_secret()
     return fairness.commitment(request.session[NEXT_SECRET])
 
 
@@ -118,7 +136,7 @@ def _refuse(request: HttpRequest, problems: list[str]) -> HttpResponse:
 def seek_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
         private, rated = form.cleaned_data["private"], form.cleaned_data["rated"]
-        return services.game_create_seek(
+        return game_create_seek(
             user=request.user,
             private=private,
             rated=rated,
@@ -134,7 +152,7 @@ def seek_create(request: HttpRequest) -> HttpResponse:
 def computer_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
         level = form.cleaned_data["level"]
-        game = services.game_create_vs_computer(
+        game = game_create_vs_computer(
             user=request.user,
             level=level,
             secret=request.session.get(NEXT_SECRET, ""),
@@ -155,9 +173,7 @@ def seek_join(request: HttpRequest, pk: int) -> HttpResponse:
         if not form.is_valid():
             raise GameError(_("Choose your trump suit."))
         data = form.cleaned_data
-        game = services.game_join(
-            game_id=pk, user=request.user, trump=data["trump"], part=data["part"]
-        )
+        game = game_join(game_id=pk, user=request.user, trump=data["trump"], part=data["part"])
     except GameError as error:
         return _answer(request, pk, str(error))
     return _go(request, game.get_absolute_url())
@@ -201,7 +217,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     try:
         if not form.is_valid():
             raise GameError(_("Choose your trump suit."))
-        services.game_join(
+        game_join(
             game_id=game.pk,
             user=request.user,
             trump=form.cleaned_data["trump"],
@@ -251,7 +267,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         return _answer(request, pk, _("The turn came without its ply: reload the page."))
     try:
-        services.game_play_move(
+        game_play_move(
             game_id=pk,
             user=request.user,
             notation=request.POST.get("move", ""),
@@ -263,12 +279,12 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 ACTIONS = {
-    "resign": services.game_resign,
-    "abort": services.game_abort,
-    "offer-draw": services.game_offer_draw,
-    "decline-draw": services.game_decline_draw,
-    "cancel": services.game_cancel_seek,
-    "claim-abandoned": services.game_claim_abandoned,
+    "resign": game_resign,
+    "abort": game_abort,
+    "offer-draw": game_offer_draw,
+    "decline-draw": game_decline_draw,
+    "cancel": game_cancel_seek,
+    "claim-abandoned": game_claim_abandoned,
 }
 
 
@@ -287,14 +303,14 @@ def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
 @require_POST
 def claim_timeout(request: HttpRequest, pk: int) -> HttpResponse:
     """A browser saw the running clock reach zero: the server judges (anyone may ask)."""
-    services.game_claim_timeout(game_id=pk)
+    game_claim_timeout(game_id=pk)
     return _answer(request, pk)
 
 
 @require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        game = services.game_rematch(game_id=pk, user=request.user)
+        game = game_rematch(game_id=pk, user=request.user)
     except GameError as error:
         return _answer(request, pk, str(error))
     if game is None:  # asked for: the opponent's answer starts it

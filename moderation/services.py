@@ -19,10 +19,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chat.services import chat_silence
-from game import services as game_services
 from game.live import send_after_commit, user_group
 from game.models import Game
 from game.services import GameError
+from game.services.moderators import game_abort_by_moderator, game_annul, games_forfeit_by_ban
 from moderation.actions import (
     ABORT_GAME,
     ANNUL_GAME,
@@ -192,7 +192,7 @@ def moderation_ban(
     standing.banned_at = timezone.now()
     standing.save(update_fields=["banned_at"])
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
-    game_services.games_forfeit_by_ban(user=user)
+    games_forfeit_by_ban(user=user)
     send_after_commit(user_group(user.pk), {"type": "user.banned"})
     return _log(moderator, BAN, reason, user=user, report=report)
 
@@ -236,9 +236,7 @@ def moderation_abort_game(
     *, moderator: object, game_id: int, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Stop a seek or a game in play with no result."""
-    return _game_action(
-        moderator, game_id, reason, report, game_services.game_abort_by_moderator, ABORT_GAME
-    )
+    return _game_action(moderator, game_id, reason, report, game_abort_by_moderator, ABORT_GAME)
 
 
 @performs(ANNUL_GAME)
@@ -247,7 +245,7 @@ def moderation_annul_game(
     *, moderator: object, game_id: int, reason: str, report: Report | None = None
 ) -> ModerationAction:
     """Annul a game: kept, but counted for nothing in the players' records."""
-    return _game_action(moderator, game_id, reason, report, game_services.game_annul, ANNUL_GAME)
+    return _game_action(moderator, game_id, reason, report, game_annul, ANNUL_GAME)
 
 
 def _close_report(

@@ -228,9 +228,7 @@ def _act(
         messages.error(request, _("Give a reason: it goes into the moderation log."))
         return False
     try:
-        action.perform(
-            moderator=request.user, target=target, report=report, **form.cleaned_data
-        )
+        action.perform(moderator=request.user, target=target, report=report, **form.cleaned_data)
     except ModerationError as error:
         messages.error(request, str(error))
         return False

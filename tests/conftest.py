@@ -64,7 +64,7 @@ def _no_live_games_across_tests():
     """Each test starts with no game kept in memory (``game.live.LIVE_GAMES``) and no table
     rendered or awaited (the sockets' table cache): a test's games are rolled back, and a later
     test's game may get the same id."""
-    from game.consumers import _TABLES
+    from game.consumers.table import _TABLES
     from game.live import LIVE_GAMES
 
     LIVE_GAMES.clear()

@@ -2,9 +2,10 @@
 
 import random
 
-from game import services
 from game.models import Game
 from game.selectors import history_of
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 
 #: With this seed, :func:`play_to_the_end` turns a 24-card S/H deal of seed :data:`DEAL` into a
 #: 49-turn game that seat 0 wins: long enough to step through, short enough to analyse.
@@ -25,7 +26,7 @@ def play_turns(
     while game.status == Game.Status.ACTIVE and played != turns:
         history = history_of(game)
         moves = [m for m in history.legal_moves() if not m.is_take] or list(history.legal_moves())
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=players[history.position.to_move],
             notation=str(rng.choice(moves)),
@@ -49,11 +50,9 @@ def dealt_game(
     rated: bool = False,
 ) -> Game:
     """A 24-card game between two people, dealt from :data:`DEAL`, its first turn to play."""
-    seek = services.game_create_seek(
-        user=seat0, trump="S", deck=24, time_control=time_control, rated=rated
-    )
+    seek = game_create_seek(user=seat0, trump="S", deck=24, time_control=time_control, rated=rated)
     Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)
-    return services.game_join(game_id=seek.pk, user=seat1, trump="H")
+    return game_join(game_id=seek.pk, user=seat1, trump="H")
 
 
 def finished_game(

@@ -34,8 +34,10 @@ ROLES = ("anon", "alice", "carol", "mod", "root")
 def make_world() -> World:
     """Create the rows :class:`World` describes, through the services (as the site does)."""
     from archive.models import ImportedGame
-    from game import services
     from game.models import Game
+    from game.services.chat import game_chat_post
+    from game.services.endings import game_resign
+    from game.services.starting import game_create_seek, game_create_vs_computer, game_join
     from moderation import services as moderation
     from moderation.models import ModeratorWarning, Report
 
@@ -48,17 +50,13 @@ def make_world() -> World:
     mod = users.get(pk=mod.pk)
     root = users.create_superuser("fuzz-root", password="pw-fuzz-root-1")
 
-    services.game_create_seek(user=alice, trump="S")
-    private = services.game_create_seek(user=bob, trump="S", private=True)
-    active = services.game_join(
-        game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
-    )
-    services.game_chat_post(game_id=active.pk, user=alice, text="good luck")
-    finished = services.game_join(
-        game_id=services.game_create_seek(user=bob, trump="D").pk, user=alice, trump="C"
-    )
-    services.game_resign(game_id=finished.pk, user=alice)
-    services.game_create_vs_computer(user=carol, level="easy", trump="H")
+    game_create_seek(user=alice, trump="S")
+    private = game_create_seek(user=bob, trump="S", private=True)
+    active = game_join(game_id=game_create_seek(user=alice, trump="S").pk, user=bob, trump="H")
+    game_chat_post(game_id=active.pk, user=alice, text="good luck")
+    finished = game_join(game_id=game_create_seek(user=bob, trump="D").pk, user=alice, trump="C")
+    game_resign(game_id=finished.pk, user=alice)
+    game_create_vs_computer(user=carol, level="easy", trump="H")
     record_text = Client().get(f"/games/{finished.pk}/replay/record.txt").content.decode()
     imported = ImportedGame.objects.create(text=record_text)
     moderation.report_create(reporter=bob, reported=alice, reason="abuse", text="rude", game=active)

@@ -514,7 +514,8 @@ LIMIT_CHALLENGES = env_rate("LIMIT_CHALLENGES", "60/h")  # challenges sent per p
 # Mail the site sends on request: no one makes it flood an address.
 LIMIT_PASSWORD_RESETS = env_rate("LIMIT_PASSWORD_RESETS", "5/h")  # reset links asked per address
 LIMIT_EMAIL_LINKS = env_rate("LIMIT_EMAIL_LINKS", "5/h")  # verification links per player
-# Not a rate: how many games one player may have waiting for an opponent at once (game.services).
+# Not a rate: how many games one player may have waiting for an opponent at once
+# (game.services.starting).
 LIMIT_OPEN_SEEKS = env_int("LIMIT_OPEN_SEEKS", 5)
 # Whose address a request comes from: the connection's (REMOTE_ADDR) unless the site says it is
 # behind a proxy of its own (TRUST_X_FORWARDED_FOR); the login lockout counts by the same.

@@ -1,7 +1,7 @@
 """Challenges where players see them: the notices of every logged-in page (``#challenges``, kept
-current by the user's socket, ``game.consumers.UserConsumer``), the challenge form on a player's
-profile (accounts knows nothing of games, so its template asks here) and on a finished game's
-result."""
+current by the user's socket, ``game.consumers.user.UserConsumer``), the challenge form on a
+player's profile (accounts knows nothing of games, so its template asks here) and on a finished
+game's result."""
 
 from __future__ import annotations
 

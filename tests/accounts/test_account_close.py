@@ -12,9 +12,15 @@ from accounts.selectors import email_verified
 from accounts.services import account_close, email_change, email_verify
 from accounts.verification import make_token
 from chat.services import ChatError
-from game import services
 from game.models import Game
 from game.services import GameError
+from game.services.chat import game_chat_post
+from game.services.starting import (
+    game_create_seek,
+    game_create_vs_computer,
+    game_join,
+    game_rematch,
+)
 from tests.games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +31,8 @@ CLOSED = "Closed account"
 def played(alice, bob):
     """A game alice won against bob, with a line of chat from each."""
     game = finished_game(alice, bob)
-    services.game_chat_post(game_id=game.pk, user=alice, text="well played, bob")
-    services.game_chat_post(game_id=game.pk, user=bob, text="thanks, alice")
+    game_chat_post(game_id=game.pk, user=alice, text="well played, bob")
+    game_chat_post(game_id=game.pk, user=bob, text="thanks, alice")
     return game
 
 
@@ -120,16 +126,14 @@ def test_the_closed_player_chat_lines_are_hidden(client, played, alice, bob):
 def test_a_line_from_a_socket_left_open_is_refused_as_closed_not_banned(played, alice):
     account_close(user=alice)
     with pytest.raises(ChatError, match=r"Your account is closed\."):
-        services.game_chat_post(game_id=played.pk, user=alice, text="still here?")
+        game_chat_post(game_id=played.pk, user=alice, text="still here?")
 
 
 def test_the_open_seeks_are_cancelled_and_the_games_in_play_resigned(alice, bob, carol):
-    seek = services.game_create_seek(user=alice, trump="S")
-    playing = services.game_join(
-        game_id=services.game_create_seek(user=bob, trump="S").pk, user=alice, trump="H"
-    )
-    computer = services.game_create_vs_computer(user=alice, level="beginner", trump="D")
-    others = services.game_create_seek(user=carol, trump="C")
+    seek = game_create_seek(user=alice, trump="S")
+    playing = game_join(game_id=game_create_seek(user=bob, trump="S").pk, user=alice, trump="H")
+    computer = game_create_vs_computer(user=alice, level="beginner", trump="D")
+    others = game_create_seek(user=carol, trump="C")
 
     account_close(user=alice)
 
@@ -144,11 +148,11 @@ def test_the_open_seeks_are_cancelled_and_the_games_in_play_resigned(alice, bob,
 
 
 def test_the_opponent_cannot_start_a_rematch_with_a_closed_account(played, alice, bob):
-    services.game_rematch(game_id=played.pk, user=alice)
+    game_rematch(game_id=played.pk, user=alice)
     account_close(user=alice)
 
     with pytest.raises(GameError, match="can no longer play"):
-        services.game_rematch(game_id=played.pk, user=bob)
+        game_rematch(game_id=played.pk, user=bob)
     assert not played.rematches.exists()
 
 

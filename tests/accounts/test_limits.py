@@ -21,8 +21,8 @@ from django.test import override_settings
 from django.urls import reverse
 
 from accounts.limits import client_address, in_words
-from game import services
 from game.models import Game
+from game.services.starting import game_cancel_seek, game_create_seek
 from moderation.models import Report
 from tests.games import finished_game
 
@@ -87,7 +87,7 @@ def test_a_forwarded_address_that_is_not_one_falls_back_to_the_connection_s(rf):
 
 @override_settings(LIMIT_INVITES="3/h")
 def test_invitation_links_tried_past_the_limit_wait_for_the_hour(client, alice, monkeypatch):
-    private = services.game_create_seek(user=alice, trump="S", private=True)
+    private = game_create_seek(user=alice, trump="S", private=True)
     for guess in ("a", "b", "c"):
         assert client.get(reverse("game:invite", args=[guess])).status_code == 404
     link = reverse("game:invite", args=[private.invite_token])
@@ -163,7 +163,7 @@ def test_a_player_with_as_many_seeks_as_allowed_waiting_is_refused_another(clien
     assert Game.objects.filter(seat0=alice, status=Game.Status.SEEKING).count() == 2
 
     waiting = Game.objects.filter(seat0=alice).first()
-    services.game_cancel_seek(game_id=waiting.pk, user=alice)
+    game_cancel_seek(game_id=waiting.pk, user=alice)
     assert _seek(client).status_code == 302
 
 

@@ -15,8 +15,9 @@ from django.utils import timezone
 from accounts.models import Rating
 from accounts.ratings import Speed
 from accounts.services import account_close
-from game import services
 from game.models import Game
+from game.services.endings import game_resign
+from game.services.starting import game_create_seek
 from moderation import services as moderation
 from tests.games import dealt_game
 
@@ -47,8 +48,8 @@ def established(username: str, rating: float, *, away: timedelta = timedelta(0),
 
 
 def test_the_lobby_shows_a_rated_seeks_rating_and_whether_a_seek_is_rated(client, alice, bob):
-    services.game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
-    services.game_create_seek(user=bob, trump="H")
+    game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
+    game_create_seek(user=bob, trump="H")
     html = page(client, None, "game:lobby")
     assert '<bdi>alice</bdi> <span class="rating" dir="ltr">1500?</span></span>' in html
     assert "5+3 · rated</span>" in html
@@ -66,13 +67,11 @@ def test_a_seek_is_rated_when_the_lobbys_box_is_ticked_as_it_is_at_first(client,
 
 
 def test_a_rated_invitation_and_its_waiting_table_say_it_is_rated(client, alice, bob):
-    seek = services.game_create_seek(
-        user=alice, trump="S", time_control=(3, 2), private=True, rated=True
-    )
+    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2), private=True, rated=True)
     said = "A rated game (Blitz): the result changes both players' ratings."
     assert said in page(client, alice, "game:table", seek.pk)
     assert said in page(client, bob, "game:invite", seek.invite_token)
-    casual = services.game_create_seek(user=alice, trump="S", private=True)
+    casual = game_create_seek(user=alice, trump="S", private=True)
     assert "A rated game" not in page(client, bob, "game:invite", casual.invite_token)
 
 
@@ -95,7 +94,7 @@ def test_a_casual_table_shows_no_ratings(client, alice, bob):
 
 def test_both_tables_show_the_rating_changes_when_a_rated_game_ends(client, alice, bob):
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     winner, loser = (Rating.objects.get(user=user) for user in (alice, bob))
     gained, lost = round(winner.rating) - 1500, 1500 - round(loser.rating)
     for viewer in (alice, bob, None):
@@ -108,7 +107,7 @@ def test_both_tables_show_the_rating_changes_when_a_rated_game_ends(client, alic
 
 def test_an_annulled_games_result_shows_no_rating_change(client, alice, bob, moderator):
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     moderation.moderation_annul_game(moderator=moderator, game_id=game.pk, reason="cheating")
     html = page(client, alice, "game:table", game.pk)
     assert "rating-change" not in html
@@ -121,7 +120,7 @@ def test_an_annulled_games_result_shows_no_rating_change(client, alice, bob, mod
 def test_a_profile_shows_each_speeds_rating_and_its_history(client, alice, bob, carol):
     for opponent in (bob, carol):
         game = dealt_game(alice, opponent, (3, 2), rated=True)
-        services.game_resign(game_id=game.pk, user=opponent)
+        game_resign(game_id=game.pk, user=opponent)
     blitz = Rating.objects.get(user=alice, speed=Speed.BLITZ)
     html = page(client, None, "accounts:profile", "alice")
     assert f'<span class="ratings__figure" dir="ltr">{round(blitz.rating)}?</span>' in html
@@ -142,7 +141,7 @@ def test_the_charts_coordinates_are_not_localized(client, alice, bob):
     """A decimal comma (Galician) would be no number to the browser."""
     for _ in range(2):
         game = dealt_game(alice, bob, (3, 2), rated=True)
-        services.game_resign(game_id=game.pk, user=bob)
+        game_resign(game_id=game.pk, user=bob)
     client.cookies["django_language"] = "gl"
     html = page(client, None, "accounts:profile", "alice")
     points = re.search(r'class="rating-chart__line" points="([^"]+)"', html).group(1)

@@ -12,10 +12,18 @@ from django.utils import timezone
 
 from accounts.models import Rating, RatingChange
 from accounts.ratings import START, Speed
-from game import services
 from game.live import LIVE_GAMES
 from game.models import Game
 from game.selectors import notations_of, stored_state
+from game.services import saving
+from game.services.endings import game_abort, game_claim_timeout, game_offer_draw, game_resign
+from game.services.play import game_play_move
+from game.services.starting import (
+    game_create_seek,
+    game_create_vs_computer,
+    game_join,
+    game_rematch,
+)
 from moderation import services as moderation
 from tests.games import dealt_game, play_to_the_end, play_turns
 from tests.threads import at_once, errors_of
@@ -38,7 +46,7 @@ def flag_fallen(game: Game) -> None:
 
 def test_a_rated_game_won_moves_the_winner_up_and_the_loser_down_once(alice, bob):
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
 
     winner, loser = rating(alice), rating(bob)
     assert winner.rating > START.rating > loser.rating
@@ -54,8 +62,8 @@ def test_a_rated_game_won_moves_the_winner_up_and_the_loser_down_once(alice, bob
 
 def test_a_draw_between_newcomers_leaves_their_ratings_where_they_were(alice, bob):
     game = dealt_game(alice, bob, None, rated=True)
-    services.game_offer_draw(game_id=game.pk, user=alice)
-    services.game_offer_draw(game_id=game.pk, user=bob)
+    game_offer_draw(game_id=game.pk, user=alice)
+    game_offer_draw(game_id=game.pk, user=bob)
     for user in (alice, bob):
         assert rating(user, Speed.UNTIMED).rating == pytest.approx(START.rating)
         assert rating(user, Speed.UNTIMED).deviation < START.deviation
@@ -72,8 +80,8 @@ def test_a_game_played_to_its_end_is_rated_in_its_speed(alice, bob):
 def test_a_timeout_claimed_twice_is_rated_once(alice, bob):
     game = dealt_game(alice, bob, (3, 2), rated=True)
     flag_fallen(game)
-    services.game_claim_timeout(game_id=game.pk)
-    services.game_claim_timeout(game_id=game.pk)
+    game_claim_timeout(game_id=game.pk)
+    game_claim_timeout(game_id=game.pk)
     assert Game.objects.get(pk=game.pk).reason == Game.Reason.TIMEOUT
     assert len(changes(game)) == 2
     assert rating(alice).games == rating(bob).games == 1
@@ -81,26 +89,26 @@ def test_a_timeout_claimed_twice_is_rated_once(alice, bob):
 
 def test_casual_games_and_games_against_the_computer_change_no_rating(alice, bob):
     casual = dealt_game(alice, bob, (3, 2))
-    services.game_resign(game_id=casual.pk, user=bob)
-    computer = services.game_create_vs_computer(user=alice, level="easy", trump="S")
-    services.game_resign(game_id=computer.pk, user=alice)
+    game_resign(game_id=casual.pk, user=bob)
+    computer = game_create_vs_computer(user=alice, level="easy", trump="S")
+    game_resign(game_id=computer.pk, user=alice)
     assert not computer.rated
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
 def test_an_aborted_rated_game_changes_no_rating(alice, bob):
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_abort(game_id=game.pk, user=alice)
+    game_abort(game_id=game.pk, user=alice)
     assert not RatingChange.objects.exists()
 
 
 def test_a_rated_game_notes_its_players_ratings_as_it_begins(alice, bob, carol):
     """Seat 0's as its seek waits (for the lobby), both once it is dealt (for the table)."""
     earlier = dealt_game(alice, carol, (3, 2), rated=True)
-    services.game_resign(game_id=earlier.pk, user=carol)
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
+    game_resign(game_id=earlier.pk, user=carol)
+    seek = game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
     assert (seek.seat_rating(0), seek.seat_rating(1)) == (f"{round(rating(alice).rating)}?", "")
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     game = Game.objects.get(pk=game.pk)
     assert (game.rating0, game.provisional0) == (round(rating(alice).rating), True)
     assert (game.seat_rating(1), game.speed) == ("1500?", Speed.BLITZ)
@@ -108,15 +116,15 @@ def test_a_rated_game_notes_its_players_ratings_as_it_begins(alice, bob, carol):
 
 def test_a_rated_games_rematch_is_rated(alice, bob):
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
-    services.game_rematch(game_id=game.pk, user=bob)
-    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    game_resign(game_id=game.pk, user=bob)
+    game_rematch(game_id=game.pk, user=bob)
+    rematch = game_rematch(game_id=game.pk, user=alice)
     assert rematch.rated and rematch.rating0 == round(rating(alice).rating)
 
 
 def test_an_annulment_takes_the_games_change_back_whole(alice, bob, moderator):
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     moderation.moderation_annul_game(moderator=moderator, game_id=game.pk, reason="cheating")
 
     for user in (alice, bob):
@@ -130,9 +138,9 @@ def test_an_annulment_takes_the_games_change_back_whole(alice, bob, moderator):
 
 def test_an_annulment_after_later_games_takes_back_only_the_points(alice, bob, carol, moderator):
     first = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=first.pk, user=bob)
+    game_resign(game_id=first.pk, user=bob)
     later = dealt_game(alice, carol, (3, 2), rated=True)
-    services.game_resign(game_id=later.pk, user=alice)
+    game_resign(game_id=later.pk, user=alice)
     before = rating(alice)
     points = changes(first)[0].rating_after - changes(first)[0].rating_before
 
@@ -157,7 +165,7 @@ def test_a_deviation_grows_with_the_time_since_the_last_rated_game(alice, bob):
             user=user, speed=Speed.BLITZ, deviation=60, games=50, rated_at=last, rating=1500
         )
     game = dealt_game(alice, bob, (3, 2), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     back, stayed = changes(game)
     assert back.deviation_before == stayed.deviation_before == 60
     assert 100 < back.deviation_after < 110
@@ -177,7 +185,7 @@ def test_two_games_of_the_same_players_ending_together_are_both_rated(alice, bob
     games = [dealt_game(alice, bob, (3, 2), rated=True) for _ in range(2)]
     for game in games:
         flag_fallen(game)
-    claims = [lambda g=g: services.game_claim_timeout(game_id=g.pk) for g in games for _ in "ab"]
+    claims = [lambda g=g: game_claim_timeout(game_id=g.pk) for g in games for _ in "ab"]
 
     assert errors_of(at_once(claims)) == []
 
@@ -205,15 +213,15 @@ def test_a_last_turn_checked_on_the_kept_game_is_rated_on_the_row_read_locked(
     state = stored_state(kept)
     last = next(m for m in state.position.legal_moves() if state.play(m).outcome is not None)
     locked = []
-    read_locked = services._locked
+    read_locked = saving.locked
 
     def counted(game_id: int) -> Game:
         locked.append(game_id)
         return read_locked(game_id)
 
-    monkeypatch.setattr(services, "_locked", counted)
+    monkeypatch.setattr("game.services.play.locked", counted)
 
-    services.game_play_move(
+    game_play_move(
         game_id=game.pk,
         user=(alice, bob)[state.position.to_move],
         notation=str(last),

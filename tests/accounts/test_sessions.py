@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from game import services
+from game.services.starting import game_create_seek, game_join
 from yourtrumps_site.asgi import application
 
 pytestmark = pytest.mark.django_db
@@ -43,8 +43,8 @@ def test_a_logged_out_session_is_a_visitor(client, alice):
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_knows_its_player_by_the_session_and_not_once_it_expires(alice, bob):
     def setup():
-        seek = services.game_create_seek(user=alice, trump="S")
-        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+        seek = game_create_seek(user=alice, trump="S")
+        game = game_join(game_id=seek.pk, user=bob, trump="H")
         client = Client()
         client.force_login(alice)
         return game, client.cookies["sessionid"].value

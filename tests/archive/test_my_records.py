@@ -7,7 +7,13 @@ import pytest
 from django.urls import reverse
 
 from archive import records
-from game import services
+from game.services.endings import game_abort, game_resign
+from game.services.starting import (
+    game_cancel_seek,
+    game_create_seek,
+    game_create_vs_computer,
+    game_join,
+)
 from tests.games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -28,17 +34,15 @@ def test_the_settings_page_links_to_the_download(client, alice):
 def test_the_zip_holds_each_game_record_as_its_own_download_does(client, alice, bob, carol):
     won = finished_game(alice, bob)
     lost = finished_game(bob, alice, time_control=None)
-    computer = services.game_create_vs_computer(user=alice, level="beginner", trump="S")
-    services.game_resign(game_id=computer.pk, user=alice)
-    aborted = services.game_join(
-        game_id=services.game_create_seek(user=alice, trump="D").pk, user=bob, trump="C"
+    computer = game_create_vs_computer(user=alice, level="beginner", trump="S")
+    game_resign(game_id=computer.pk, user=alice)
+    aborted = game_join(game_id=game_create_seek(user=alice, trump="D").pk, user=bob, trump="C")
+    game_abort(game_id=aborted.pk, user=bob)
+    game_cancel_seek(  # never dealt: no record
+        game_id=game_create_seek(user=alice, trump="H").pk, user=alice
     )
-    services.game_abort(game_id=aborted.pk, user=bob)
-    services.game_cancel_seek(  # never dealt: no record
-        game_id=services.game_create_seek(user=alice, trump="H").pk, user=alice
-    )
-    services.game_join(  # still in play: not yet
-        game_id=services.game_create_seek(user=alice, trump="H").pk, user=bob, trump="S"
+    game_join(  # still in play: not yet
+        game_id=game_create_seek(user=alice, trump="H").pk, user=bob, trump="S"
     )
     others = finished_game(bob, carol)  # not hers
 

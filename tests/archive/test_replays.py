@@ -12,8 +12,10 @@ from archive import analysis, records
 from archive import services as archive_services
 from archive.models import Analysis, ImportedGame
 from archive.replays import replay_of_game
-from game import engine, services
+from game import engine
 from game.selectors import history_of
+from game.services import GameError
+from game.services.starting import game_create_seek, game_join
 from game.templatetags.cards import face
 from tests.games import DEAL, finished_game
 
@@ -105,8 +107,8 @@ def test_clocks_show_the_time_left_at_each_ply(finished):
 
 
 def test_a_game_in_play_has_no_replay_yet(client, alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     response = client.get(reverse("archive:replay", args=[game.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("game:table", args=[game.pk])
@@ -243,9 +245,9 @@ def test_analysis_is_asked_once_and_restarted_only_when_failed(alice, bob, finis
 
 
 def test_a_game_in_play_cannot_be_analysed(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    with pytest.raises(services.GameError):
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
+    with pytest.raises(GameError):
         archive_services.analysis_request(user=alice, game_id=game.pk, seconds=0.05)
 
 

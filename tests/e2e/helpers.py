@@ -17,9 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from playwright.sync_api import Browser, Page
 
-from game import services
 from game.models import Game
 from game.selectors import stored_state
+from game.services.starting import game_create_seek, game_join
 from tests.e2e.conftest import MAIL_DIR, DaphneWritingMail
 
 LIVE = 20_000  # ms: a push over the websocket, a page load
@@ -95,8 +95,8 @@ def game_between(first: object, second: object) -> Game:
     """``first`` (trumps spades) and ``second`` (hearts) at a table, nothing played yet."""
 
     def start() -> Game:
-        seek = services.game_create_seek(user=first, trump="S")
-        return services.game_join(game_id=seek.pk, user=second, trump="H")
+        seek = game_create_seek(user=first, trump="S")
+        return game_join(game_id=seek.pk, user=second, trump="H")
 
     return in_a_thread(start)
 

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from accounts import services, verification
-from game import services as game_services
+from game.services.endings import game_resign
 from tests.e2e import helpers
 from tests.e2e.helpers import LIVE, PASSWORD, in_a_thread
 
@@ -87,7 +87,7 @@ class AccountTests(helpers.MailingBrowserTestCase):
         leaving, staying = f"leaving-{language}", f"staying-{language}"
         quitter, opponent = helpers.users(leaving, staying)
         game = helpers.game_between(quitter, opponent)
-        in_a_thread(lambda: game_services.game_resign(game_id=game.pk, user=opponent))
+        in_a_thread(lambda: game_resign(game_id=game.pk, user=opponent))
         base = self.live_server_url
 
         page = self.page_in(language)

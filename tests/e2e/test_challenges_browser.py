@@ -5,7 +5,7 @@ go to the new table. Screenshots at 1280 and 360 px, and in Hebrew, land in test
 
 from playwright.sync_api import Page, expect
 
-from game import services
+from game.services.endings import game_resign
 from tests.e2e import helpers
 
 NOTICES = "#challenges"
@@ -85,7 +85,7 @@ class ChallengeTests(helpers.BrowserTestCase):
         base = self.live_server_url
         anna_user, boris_user = helpers.users("anna", "boris")
         game = helpers.game_between(anna_user, boris_user)
-        helpers.in_a_thread(lambda: services.game_resign(game_id=game.pk, user=boris_user))
+        helpers.in_a_thread(lambda: game_resign(game_id=game.pk, user=boris_user))
         anna, boris = self.new_page(), self.new_page()
         anna.set_viewport_size({"width": 360, "height": 740})
         helpers.log_in(anna, base, "anna")

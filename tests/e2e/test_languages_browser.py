@@ -22,8 +22,10 @@ from playwright.sync_api import Page, expect
 
 from archive import analysis
 from archive import services as archive_services
-from game import services as game_services
 from game.selectors import history_of
+from game.services.chat import game_chat_post
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 from tests.e2e import helpers
 from tests.games import finished_game
@@ -147,25 +149,25 @@ def set_up_the_site() -> dict[str, int]:
         users.create_user(name, password=PASSWORD) for name in ("anna", "boris", "carla", "mila")
     )
     services.moderator_grant(user=mila)
-    seek = game_services.game_create_seek(user=anna, trump="S", time_control=(5, 3))
-    game = game_services.game_join(game_id=seek.pk, user=boris, trump="H")
+    seek = game_create_seek(user=anna, trump="S", time_control=(5, 3))
+    game = game_join(game_id=seek.pk, user=boris, trump="H")
     for _ in range(3):
         history = history_of(game)
         moves = list(history.legal_moves())  # the deal is random: a take may be all there is
         move = next((m for m in moves if not m.is_take), moves[0])
-        game_services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=(anna, boris)[history.position.to_move],
             notation=str(move),
             expected_ply=history.ply,
         )
         game.refresh_from_db()
-    game_services.game_chat_post(game_id=game.pk, user=anna, text="Hello boris, good luck!")
-    game_services.game_chat_post(game_id=game.pk, user=boris, text="you play like a fool")
+    game_chat_post(game_id=game.pk, user=anna, text="Hello boris, good luck!")
+    game_chat_post(game_id=game.pk, user=boris, text="you play like a fool")
     services.report_create(
         reporter=anna, reported=boris, reason="abuse", text="He insults me.", game=game
     )
-    game_services.game_create_seek(user=carla, trump="C")
+    game_create_seek(user=carla, trump="C")
     finished = finished_game(anna, boris)
     found, _ = archive_services.analysis_request(user=anna, game_id=finished.pk, seconds=0.02)
     analysis.run(found.pk)
@@ -173,7 +175,6 @@ def set_up_the_site() -> dict[str, int]:
 
 
 class LanguageTests(helpers.BrowserTestCase):
-
     def setUp(self) -> None:
         super().setUp()
         # The services tell the channel layer through async_to_sync, which refuses the thread

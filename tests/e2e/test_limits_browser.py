@@ -6,7 +6,7 @@ import os
 
 from playwright.sync_api import expect
 
-from game import services
+from game.services.starting import game_create_seek
 from tests.e2e import helpers
 
 SEEK_FORM = "form[action='/play/seek/']"
@@ -30,9 +30,7 @@ class LimitsTests(helpers.BrowserTestCase):
 
     def test_a_seek_past_the_limit_is_refused_in_the_lobby_s_form(self) -> None:
         (anna,) = helpers.users("anna")
-        helpers.in_a_thread(
-            lambda: [services.game_create_seek(user=anna, trump="S") for _ in range(5)]
-        )
+        helpers.in_a_thread(lambda: [game_create_seek(user=anna, trump="S") for _ in range(5)])
         page = self.new_page()
         helpers.log_in(page, self.live_server_url, "anna")
         page.goto(f"{self.live_server_url}/play/")

@@ -7,12 +7,11 @@ shows every step. Screenshots of the chat, the queue, the report page and the lo
 test-artifacts/.
 """
 
-
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from game import services as game_services
 from game.models import Game
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 from tests.e2e import helpers
 from tests.e2e.helpers import LIVE, PASSWORD, in_a_thread, log_in, wait_for_socket
@@ -25,12 +24,11 @@ def set_up_players_and_game() -> Game:
         users.create_user(name, password=PASSWORD) for name in ("anna", "boris", "mila")
     )
     services.moderator_grant(user=mila)
-    seek = game_services.game_create_seek(user=anna, trump="S")
-    return game_services.game_join(game_id=seek.pk, user=boris, trump="H")
+    seek = game_create_seek(user=anna, trump="S")
+    return game_join(game_id=seek.pk, user=boris, trump="H")
 
 
 class ModerationTests(helpers.BrowserTestCase):
-
     def test_a_moderator_works_through_a_report_from_the_queue_to_a_ban(self) -> None:
         game = in_a_thread(set_up_players_and_game)
         base = self.live_server_url

@@ -27,9 +27,11 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from accounts import services as accounts
 from accounts.models import Rating
 from accounts.verification import make_token
-from game import services
 from game.models import Game
 from game.selectors import stored_state
+from game.services.endings import game_resign
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from moderation import services as moderation
 from moderation.services import MUTE_DURATIONS
 from tests.e2e.helpers import PASSWORD, game_between, in_a_thread, users
@@ -149,7 +151,7 @@ def pile_up(game: Game, players: tuple[object, object]) -> Game:
         legal = list(position.legal_moves())
         beats = [m for m in legal if m.second is not None]
         turn = beats[0] if beats else next(m for m in legal if m.is_take or not position.pile)
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=players[position.to_move],
             notation=str(turn),
@@ -178,7 +180,7 @@ def moderate(mila: object, anna: object, boris: object, game: Game, piled: Game)
         reason="Insulted his opponent again after the warning.",
         duration=MUTE_DURATIONS[0],
     )
-    seek = services.game_create_seek(user=boris, trump="C")
+    seek = game_create_seek(user=boris, trump="C")
     moderation.moderation_abort_game(
         moderator=mila, game_id=seek.pk, reason="A seek named to insult another player."
     )
@@ -192,8 +194,8 @@ def set_the_scene() -> Scene:
 
     def make() -> Scene:
         moderation.moderator_grant(user=mila)
-        seek = services.game_create_seek(user=anna, trump="S", rated=True)
-        game = services.game_join(game_id=seek.pk, user=boris, trump="H")
+        seek = game_create_seek(user=anna, trump="S", rated=True)
+        game = game_join(game_id=seek.pk, user=boris, trump="H")
         players = (anna, boris)
         # Turns until anna is to answer a card she can beat: boris takes what is on the pile,
         # then leads a card she can beat.
@@ -210,29 +212,29 @@ def set_the_scene() -> Scene:
                 if any(n.second is not None for n in position.play(m).legal_moves())
             ]
             turn = (beatable or legal)[0] if position.to_move == 1 else legal[0]
-            services.game_play_move(
+            game_play_move(
                 game_id=game.pk,
                 user=players[position.to_move],
                 notation=str(turn),
                 expected_ply=state.ply,
             )
-        over = services.game_join(
-            game_id=services.game_create_seek(user=boris, trump="D", rated=True).pk,
+        over = game_join(
+            game_id=game_create_seek(user=boris, trump="D", rated=True).pk,
             user=anna,
             trump="C",
         )
-        services.game_resign(game_id=over.pk, user=anna)
+        game_resign(game_id=over.pk, user=anna)
         Rating.objects.filter(user__in=players).update(deviation=80)  # on the leaderboard
         piled = pile_up(game_between(anna, boris), players)
         piled_over = pile_up(game_between(anna, boris), players)
-        services.game_resign(game_id=piled_over.pk, user=boris)
+        game_resign(game_id=piled_over.pk, user=boris)
         report = moderate(mila, anna, boris, game, piled)
-        seeking = services.game_create_seek(user=anna, trump="S", private=True)
+        seeking = game_create_seek(user=anna, trump="S", private=True)
         accounts.email_change(user=anna, email="anna@example.org", site_url="http://localhost")
         olga = get_user_model().objects.create_user("olga", password=PASSWORD)
-        services.game_resign(
-            game_id=services.game_join(
-                game_id=services.game_create_seek(user=olga, trump="C").pk, user=anna, trump="D"
+        game_resign(
+            game_id=game_join(
+                game_id=game_create_seek(user=olga, trump="C").pk, user=anna, trump="D"
             ).pk,
             user=anna,
         )

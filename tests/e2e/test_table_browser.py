@@ -12,9 +12,12 @@ from playwright.sync_api import Page, expect
 from archive import services as archive_services
 from archive.models import Analysis
 from archive.replays import replay_of_game
-from game import engine, services
+from game import engine
 from game.models import Game
 from game.selectors import history_of
+from game.services.endings import game_resign
+from game.services.play import game_play_computer_move, game_play_move
+from game.services.starting import game_create_seek, game_create_vs_computer, game_join
 from moderation import services as moderation
 from tests.e2e import helpers
 from tests.e2e.helpers import (
@@ -56,16 +59,14 @@ def against_the_computer_with_beats(name: str, turns: int) -> Game:
     """``name`` against the beginner computer, ``turns`` turns played, two-card beats first."""
 
     def play() -> Game:
-        game = services.game_create_vs_computer(user=user, level="beginner", trump="S")
+        game = game_create_vs_computer(user=user, level="beginner", trump="S")
         for _ in range(turns):
             history = history_of(game)
             if history.position.to_move == 1:
-                services.game_play_computer_move(game_id=game.pk, choose=beats_first)
+                game_play_computer_move(game_id=game.pk, choose=beats_first)
             else:
                 move = beats_first(engine.position_to_json(history.position))
-                services.game_play_move(
-                    game_id=game.pk, user=user, notation=move, expected_ply=history.ply
-                )
+                game_play_move(game_id=game.pk, user=user, notation=move, expected_ply=history.ply)
         return game
 
     (user,) = users(name)
@@ -97,7 +98,7 @@ class TableTests(helpers.BrowserTestCase):
 
     def test_the_creator_gets_the_chat_and_report_link_when_someone_joins(self) -> None:
         anna, _ = users("anna", "boris")
-        seek = in_a_thread(lambda: services.game_create_seek(user=anna, trump="S"))
+        seek = in_a_thread(lambda: game_create_seek(user=anna, trump="S"))
         page = self.player("anna", seek)
         expect(page.get_by_role("heading", name="Waiting for an opponent")).to_be_visible()
         other = self.player("boris")
@@ -129,7 +130,7 @@ class TableTests(helpers.BrowserTestCase):
     def test_a_rematch_waits_for_the_opponent_then_takes_both_to_it(self) -> None:
         anna, boris = users("anna", "boris")
         game = game_between(anna, boris)
-        in_a_thread(lambda: services.game_resign(game_id=game.pk, user=anna))
+        in_a_thread(lambda: game_resign(game_id=game.pk, user=anna))
         asking, asked = self.player("anna", game), self.player("boris", game)
         asking.get_by_role("button", name="Rematch").click()
         expect(asking.locator(".result")).to_contain_text("waiting for your opponent")
@@ -167,9 +168,9 @@ class TableTests(helpers.BrowserTestCase):
         anna, boris = users("anna", "boris")
 
         def dealt() -> Game:
-            seek = services.game_create_seek(user=anna, trump="S")
+            seek = game_create_seek(user=anna, trump="S")
             Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)  # boris leads, anna may beat
-            return services.game_join(game_id=seek.pk, user=boris, trump="H")
+            return game_join(game_id=seek.pk, user=boris, trump="H")
 
         game = in_a_thread(dealt)
         players = {0: self.player("anna", game), 1: self.player("boris")}
@@ -317,7 +318,7 @@ class TableTests(helpers.BrowserTestCase):
         anna, boris = users("anna", "boris")
         game = game_between(anna, boris)
         play_turns(game, {0: self.player("anna"), 1: self.player("boris")}, 12)
-        in_a_thread(lambda: services.game_resign(game_id=game.pk, user=anna))
+        in_a_thread(lambda: game_resign(game_id=game.pk, user=anna))
         page = self.new_page()
         page.goto(f"{self.live_server_url}/games/{game.pk}/replay/?ply=0")
         for _ in range(7):
@@ -334,7 +335,7 @@ class TableTests(helpers.BrowserTestCase):
         anna, boris = users("anna", "boris")
         game = game_between(anna, boris)
         play_turns(game, {0: self.player("anna"), 1: self.player("boris")}, 4)
-        in_a_thread(lambda: services.game_resign(game_id=game.pk, user=anna))
+        in_a_thread(lambda: game_resign(game_id=game.pk, user=anna))
 
         def import_and_analyse() -> int:
             text = replay_of_game(Game.objects.get(pk=game.pk)).record.to_text()

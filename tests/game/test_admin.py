@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from game import services
+from game.services.starting import game_create_vs_computer
 
 pytestmark = pytest.mark.django_db
 
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_the_admin_lists_users_games_and_moves(client):
     staff = get_user_model().objects.create_superuser("mod", password="pw-mod-12345")
     player = get_user_model().objects.create_user("dora", password="pw-dora-12345")
-    game = services.game_create_vs_computer(user=player, level="beginner", trump="S")
+    game = game_create_vs_computer(user=player, level="beginner", trump="S")
     client.force_login(staff)
     for url in (
         "/admin/auth/user/",

@@ -11,8 +11,10 @@ from django.urls import reverse
 
 from accounts import services as accounts
 from accounts.selectors import challenges_from
-from game import challenges, services
+from game import challenges
 from game.models import Challenge, Game
+from game.services.endings import game_resign
+from game.services.starting import game_create_vs_computer
 from tests.games import dealt_game
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +117,7 @@ def test_declining_and_cancelling_by_post(client, alice, bob):
 
 def test_a_finished_games_players_may_challenge_again_with_its_options(client, alice, bob):
     game = dealt_game(alice, bob, (5, 3), rated=True)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     client.force_login(bob)
     html = client.get(game.get_absolute_url()).content.decode()
     assert "Challenge again" in html
@@ -135,8 +137,8 @@ def test_a_finished_games_players_may_challenge_again_with_its_options(client, a
 
 
 def test_no_challenge_again_after_a_game_against_the_computer(client, alice):
-    game = services.game_create_vs_computer(user=alice, level="easy", trump="S")
-    services.game_resign(game_id=game.pk, user=alice)
+    game = game_create_vs_computer(user=alice, level="easy", trump="S")
+    game_resign(game_id=game.pk, user=alice)
     client.force_login(alice)
     assert "Challenge again" not in client.get(game.get_absolute_url()).content.decode()
 

@@ -11,9 +11,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 from django.utils.translation import gettext
 
-from game import challenges, services
-from game.consumers import BANNED_CODE, LOGIN_NEEDED_CODE
+from game import challenges
+from game.consumers.sockets import BANNED_CODE, LOGIN_NEEDED_CODE
 from game.routing import websocket_urlpatterns
+from game.services.starting import game_create_seek
 from moderation import services as moderation
 from yourtrumps_site.socket_language import SocketLanguageMiddleware
 
@@ -122,7 +123,7 @@ async def test_no_socket_for_the_logged_out_nor_the_banned():
 
 async def test_a_tables_socket_in_the_same_user_group_ignores_challenges():
     anna, boris = await players("anna", "boris")
-    seek = await database_sync_to_async(services.game_create_seek)(user=anna, trump="S")
+    seek = await database_sync_to_async(game_create_seek)(user=anna, trump="S")
     table, connected, _ = await connect(boris, f"/ws/games/{seek.pk}/")
     assert connected
     await table.receive_from(timeout=5)

@@ -19,9 +19,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from game import engine, services
+from game import engine
 from game.live import LIVE_GAMES
 from game.models import Game, Move
+from game.services import GameError, saving
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,8 +36,8 @@ def started_game() -> Game:
     users = get_user_model().objects
     alice = users.create_user("alice", password="pw-alice-123")
     bob = users.create_user("bob", password="pw-bob-123")
-    seek = services.game_create_seek(user=alice, trump="S")
-    services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game_join(game_id=seek.pk, user=bob, trump="H")
     return Game.objects.select_related("seat0", "seat1").get(pk=seek.pk)
 
 
@@ -46,8 +49,8 @@ def submit_all_at_once(game: Game, count: int) -> list[object]:
 
     def submit() -> str:
         try:
-            services.game_play_move(game_id=game.pk, user=mover, notation=turn, expected_ply=0)
-        except services.GameError:
+            game_play_move(game_id=game.pk, user=mover, notation=turn, expected_ply=0)
+        except GameError:
             return "refused"
         return "landed"
 
@@ -61,13 +64,13 @@ def test_fifty_simultaneous_submissions_of_one_ply_land_exactly_once(kept, monke
     if kept:  # as a socket's arrival keeps it: each turn is checked on it first, with no read
         LIVE_GAMES.read(game)
     locked = []
-    read_locked = services._locked
+    read_locked = saving.locked
 
     def counted(game_id: int) -> Game:
         locked.append(game_id)
         return read_locked(game_id)
 
-    monkeypatch.setattr(services, "_locked", counted)
+    monkeypatch.setattr("game.services.play.locked", counted)
 
     outcomes = submit_all_at_once(game, SUBMISSIONS)
 

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from game import services
 from game.routing import websocket_urlpatterns
 from game.selectors import history_of
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from yourtrumps_site import asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,8 +36,8 @@ def make_game():
     users = get_user_model().objects
     alice = users.create_user("alice", password="pw-alice-123")
     bob = users.create_user("bob", password="pw-bob-123")
-    seek = services.game_create_seek(user=alice, trump="S")
-    return services.game_join(game_id=seek.pk, user=bob, trump="H"), alice, bob
+    seek = game_create_seek(user=alice, trump="S")
+    return game_join(game_id=seek.pk, user=bob, trump="H"), alice, bob
 
 
 @database_sync_to_async
@@ -45,7 +46,7 @@ def play_first_turn(game, alice, bob):
     mover = (alice, bob)[history.position.to_move]
     waiting = bob if mover == alice else alice
     move = str(history.legal_moves()[0])
-    services.game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=0)
+    game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=0)
     return move, waiting
 
 
@@ -83,9 +84,9 @@ def _queries_logged_after_one() -> tuple[str, int]:
 async def test_each_piece_of_a_socket_s_database_work_logs_only_its_own_queries(settings):
     # With DEBUG, Django logs a thread's queries and forgets them when a request starts: the
     # sockets' long-lived threads forget them before each piece of work instead.
-    from game import consumers
+    from game.consumers import sockets
 
-    work = consumers._in_db_thread(_queries_logged_after_one)
+    work = sockets.in_db_thread(_queries_logged_after_one)
     settings.DEBUG = True
     seen = [await work() for _ in range(6)]
     assert all(thread.startswith("socket-db") for thread, _ in seen)  # the sockets' own threads
@@ -106,7 +107,7 @@ async def test_a_lobby_socket_starts_from_the_seeks_opened_before_it_connected()
     @database_sync_to_async
     def open_seek():
         carol = get_user_model().objects.create_user("carol", password="pw-carol-123")
-        return services.game_create_seek(user=carol, trump="C")
+        return game_create_seek(user=carol, trump="C")
 
     await open_seek()  # while the page's socket was away (a Redis restart, say)
     lobby = WebsocketCommunicator(application, "/ws/lobby/")
@@ -123,7 +124,7 @@ async def test_the_lobby_updates_when_a_seek_opens():
     @database_sync_to_async
     def open_seek():
         carol = get_user_model().objects.create_user("carol", password="pw-carol-123")
-        return services.game_create_seek(user=carol, trump="C")
+        return game_create_seek(user=carol, trump="C")
 
     await open_seek()
     html = await lobby.receive_from(timeout=5)
@@ -138,11 +139,11 @@ async def test_a_creator_in_the_lobby_is_sent_to_the_table_when_their_seek_is_jo
         return users.create_user("alice"), users.create_user("bob")
 
     alice, bob = await players()
-    seek = await database_sync_to_async(services.game_create_seek)(user=alice, trump="S")
+    seek = await database_sync_to_async(game_create_seek)(user=alice, trump="S")
     creator, other = await connect("/ws/lobby/", alice), await connect("/ws/lobby/", bob)
     table = await connect(f"/ws/games/{seek.pk}/", alice)  # the seek's own page, open too
     await table.receive_from(timeout=5)  # its table, waiting
-    await database_sync_to_async(services.game_join)(game_id=seek.pk, user=bob, trump="H")
+    await database_sync_to_async(game_join)(game_id=seek.pk, user=bob, trump="H")
     heard = [await creator.receive_from(timeout=5) for _ in range(2)]  # the seeks, the notice
     joined = next(html for html in heard if 'id="seek-joined"' in html)
     assert 'hx-swap-oob="outerHTML"' in joined
@@ -156,16 +157,16 @@ async def test_a_creator_in_the_lobby_is_sent_to_the_table_when_their_seek_is_jo
 
 
 async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypatch):
-    from game import consumers
+    from game.consumers import lobby
 
     reads = []
-    real = consumers._read_seeks
+    real = lobby._read_seeks
 
     async def counting():
         reads.append(1)
         return await real()
 
-    monkeypatch.setattr(consumers, "_read_seeks", counting)
+    monkeypatch.setattr(lobby, "_read_seeks", counting)
     users = get_user_model().objects
     carol, dave = [
         await database_sync_to_async(users.create_user)(name, password=f"pw-{name}-123")
@@ -173,7 +174,7 @@ async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypa
     ]
     sockets = [await connect("/ws/lobby/", user) for user in (carol, dave, AnonymousUser())]
     reads.clear()  # each socket's own, on connecting
-    await database_sync_to_async(services.game_create_seek)(user=carol, trump="C")
+    await database_sync_to_async(game_create_seek)(user=carol, trump="C")
     lists = [await socket.receive_from(timeout=5) for socket in sockets]
     assert reads == [1]
     assert all("carol" in html for html in lists)
@@ -185,10 +186,10 @@ async def test_the_lobby_sockets_share_one_read_of_the_seeks_per_change(monkeypa
 async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_and_shared(
     monkeypatch,
 ):
-    from game import consumers
+    from game.consumers import table as table_socket
 
     rendered, reads = [], []
-    real, real_tables_for = consumers.render_turn, consumers.tables_for
+    real, real_tables_for = table_socket.render_turn, table_socket.tables_for
 
     def counting(table):
         rendered.append(table.viewer)
@@ -198,8 +199,8 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
         reads.append(sorted(viewers, key=str))
         return real_tables_for(game, viewers, notations)
 
-    monkeypatch.setattr(consumers, "render_turn", counting)
-    monkeypatch.setattr(consumers, "tables_for", reading)
+    monkeypatch.setattr(table_socket, "render_turn", counting)
+    monkeypatch.setattr(table_socket, "tables_for", reading)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
     watchers = [await connect(path, AnonymousUser()) for _ in range(4)]
@@ -222,16 +223,16 @@ async def test_each_viewer_s_table_is_rendered_once_per_version_from_one_read_an
 
 async def _trips_to_the_database_thread(monkeypatch):
     """The versions the sockets' tables were read and rendered at in the database thread."""
-    from game import consumers
+    from game.consumers import table as table_socket
 
     trips = []
-    real = consumers._read_and_render
+    real = table_socket._read_and_render
 
     async def tripping(game_id, version, viewers, turn):
         trips.append(version)
         return await real(game_id, version, viewers, turn)
 
-    monkeypatch.setattr(consumers, "_read_and_render", tripping)
+    monkeypatch.setattr(table_socket, "_read_and_render", tripping)
     return trips
 
 
@@ -275,9 +276,7 @@ def play_to_the_end(game, alice, bob):
             break
         mover = (alice, bob)[history.position.to_move]
         move = str(history.legal_moves()[0])
-        services.game_play_move(
-            game_id=game.pk, user=mover, notation=move, expected_ply=history.ply
-        )
+        game_play_move(game_id=game.pk, user=mover, notation=move, expected_ply=history.ply)
     game.refresh_from_db()
     assert game.status == game.Status.FINISHED
     return game.version
@@ -327,17 +326,17 @@ async def test_a_turn_over_the_socket_is_rendered_for_every_viewer_at_once_with_
 ):
     # The thread plays the turn and keeps the game at its new version; the event loop then
     # renders each viewer's update from it, once, for all three viewers together.
-    from game import consumers
+    from game.consumers import table as table_socket
 
     asked = []
-    real = consumers._TABLES.render_all
+    real = table_socket._TABLES.render_all
     trips = await _trips_to_the_database_thread(monkeypatch)
 
     async def render_all(game_id, version, viewers, turn):
         asked.append((version, len(viewers), turn is not None))
         return await real(game_id, version, viewers, turn)
 
-    monkeypatch.setattr(consumers._TABLES, "render_all", render_all)
+    monkeypatch.setattr(table_socket._TABLES, "render_all", render_all)
     game, alice, bob = await make_game()
     path = f"/ws/games/{game.pk}/"
     sockets = [await connect(path, alice), await connect(path, bob)]
@@ -362,10 +361,10 @@ async def test_a_socket_that_missed_a_version_gets_the_whole_table(monkeypatch):
     await play_first_turn(game, alice, bob)
     for socket in sockets:
         await socket.receive_from(timeout=5)
-    from game import consumers
+    from game.consumers import table as table_socket
 
     consumer_versions = []
-    real = consumers.GameConsumer.game_changed
+    real = table_socket.GameConsumer.game_changed
 
     async def missing_one(self, event):  # as if this socket had missed the version before
         if event["version"] == game.version + 2:
@@ -373,11 +372,11 @@ async def test_a_socket_that_missed_a_version_gets_the_whole_table(monkeypatch):
         consumer_versions.append(event["version"])
         return await real(self, event)
 
-    monkeypatch.setattr(consumers.GameConsumer, "game_changed", missing_one)
+    monkeypatch.setattr(table_socket.GameConsumer, "game_changed", missing_one)
     history = await database_sync_to_async(history_of)(game)
     move = str(history.legal_moves()[0])
     mover = (alice, bob)[history.position.to_move]
-    await database_sync_to_async(services.game_play_move)(
+    await database_sync_to_async(game_play_move)(
         game_id=game.pk, user=mover, notation=move, expected_ply=1
     )
     for socket in sockets:

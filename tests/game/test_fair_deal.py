@@ -9,10 +9,18 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from game import engine, services
+from game import engine
 from game.engine import fairness
 from game.models import Game
 from game.selectors import history_of, start_position
+from game.services.endings import game_resign
+from game.services.starting import (
+    game_cancel_seek,
+    game_create_seek,
+    game_create_vs_computer,
+    game_join,
+    game_rematch,
+)
 from game.templatetags.cards import face
 from tests.games import DEAL, LEGACY_DEAL
 
@@ -22,19 +30,19 @@ PART0, PART1 = "a0" * 32, "0b" * 32
 
 
 def fair_game(alice, bob, part0=PART0, part1=PART1) -> Game:
-    seek = services.game_create_seek(user=alice, trump="S", deck=24, part=part0)
-    return services.game_join(game_id=seek.pk, user=bob, trump="H", part=part1)
+    seek = game_create_seek(user=alice, trump="S", deck=24, part=part0)
+    return game_join(game_id=seek.pk, user=bob, trump="H", part=part1)
 
 
 # -- the services ---------------------------------------------------------------------------------
 
 
 def test_a_seek_commits_to_its_secret_before_anyone_joins(alice):
-    seek = services.game_create_seek(user=alice, trump="S", part=PART0)
+    seek = game_create_seek(user=alice, trump="S", part=PART0)
     assert fairness.is_part(seek.secret) and len(seek.secret) == 64
     assert seek.commitment == hashlib.sha256(seek.secret.encode()).hexdigest()
     assert (seek.part0, seek.part0_from_browser, seek.part1) == (PART0, True, "")
-    other = services.game_create_seek(user=alice, trump="S", part=PART0)
+    other = game_create_seek(user=alice, trump="S", part=PART0)
     assert other.secret != seek.secret  # drawn afresh for every game
 
 
@@ -65,7 +73,7 @@ def test_server_drawn_parts_give_a_different_deal_each_time(alice, bob):
 
 
 def test_a_game_against_the_computer_takes_the_players_part_and_draws_the_computers(alice):
-    game = services.game_create_vs_computer(user=alice, level="easy", trump="C", part=PART0)
+    game = game_create_vs_computer(user=alice, level="easy", trump="C", part=PART0)
     assert (game.part0, game.part0_from_browser, game.part1_from_browser) == (PART0, True, False)
     assert fairness.is_part(game.part1)
     assert game.seed == fairness.seed_of(game.secret, PART0, game.part1)
@@ -74,9 +82,9 @@ def test_a_game_against_the_computer_takes_the_players_part_and_draws_the_comput
 
 def test_a_rematch_has_a_secret_of_its_own_and_server_drawn_parts(alice, bob):
     game = fair_game(alice, bob)
-    services.game_resign(game_id=game.pk, user=alice)
-    services.game_rematch(game_id=game.pk, user=bob)
-    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    game_resign(game_id=game.pk, user=alice)
+    game_rematch(game_id=game.pk, user=bob)
+    rematch = game_rematch(game_id=game.pk, user=alice)
     assert rematch is not None and rematch.secret != game.secret
     assert rematch.commitment == fairness.commitment(rematch.secret)
     assert rematch.seed == fairness.seed_of(rematch.secret, rematch.part0, rematch.part1)
@@ -84,9 +92,9 @@ def test_a_rematch_has_a_secret_of_its_own_and_server_drawn_parts(alice, bob):
 
 
 def test_a_seek_made_before_fair_deals_is_dealt_from_its_stored_seed(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H", part=PART1)
+    game = game_join(game_id=seek.pk, user=bob, trump="H", part=PART1)
     assert game.seed == DEAL
 
 
@@ -108,14 +116,14 @@ def test_before_the_end_the_deal_page_shows_the_commitment_and_nothing_else(clie
 
 
 def test_a_seek_never_dealt_has_no_deal_page(client, alice):
-    seek = services.game_create_seek(user=alice, trump="S")
-    services.game_cancel_seek(game_id=seek.pk, user=alice)
+    seek = game_create_seek(user=alice, trump="S")
+    game_cancel_seek(game_id=seek.pk, user=alice)
     assert client.get(reverse("archive:deal", args=[seek.pk])).status_code == 404
 
 
 def test_after_the_end_anyone_sees_the_parts_and_the_deal_verified(client, alice, bob):
     game = fair_game(alice, bob, part1="")
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     game.refresh_from_db()
     html = page(client, game)  # not logged in
     assert "Verified" in html and "Not verified" not in html
@@ -133,7 +141,7 @@ def card_names(position: engine.Position, seat: int) -> list[str]:
 
 def test_other_parts_pasted_in_deal_otherwise_and_are_not_verified(client, alice, bob):
     game = fair_game(alice, bob)
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     game.refresh_from_db()
     url = reverse("archive:deal", args=[game.pk])
     own = {"secret": game.secret, "part0": PART0, "part1": PART1}
@@ -147,10 +155,10 @@ def test_other_parts_pasted_in_deal_otherwise_and_are_not_verified(client, alice
 
 
 def test_a_game_made_before_fair_deals_says_so(client, alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    services.game_resign(game_id=game.pk, user=bob)
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
+    game_resign(game_id=game.pk, user=bob)
     assert "predates verifiable deals" in page(client, game)
 
 
@@ -159,7 +167,7 @@ def test_the_result_and_the_replay_link_to_the_deal_page(client, alice, bob):
     client.force_login(alice)
     url = reverse("archive:deal", args=[game.pk])
     assert url not in client.get(reverse("game:table", args=[game.pk])).content.decode()
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     for shown in ("game:table", "archive:replay"):
         html = client.get(reverse(shown, args=[game.pk])).content.decode()
         assert f'href="{url}"' in html and "Check this deal" in html, shown
@@ -173,12 +181,12 @@ def test_the_admin_shows_the_seed_only_once_the_game_is_over(client, alice, bob)
     html = client.get(change).content.decode()
     assert "shown once the game is over" in html
     assert str(game.seed) not in html and game.secret not in html
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     assert str(game.seed) in client.get(change).content.decode()
 
 
 def test_the_lobby_and_the_seek_show_the_commitment(client, alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
+    seek = game_create_seek(user=alice, trump="S")
     client.force_login(bob)
     lobby = client.get(reverse("game:lobby")).content.decode()
     assert seek.commitment[:12] in lobby and f'<code title="{seek.commitment}" dir="ltr">' in lobby

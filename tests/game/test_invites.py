@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from game import services
 from game.models import Game
+from game.services import GameError
+from game.services.starting import game_create_seek, game_join
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +14,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def private(alice):
-    return services.game_create_seek(user=alice, trump="S", private=True)
+    return game_create_seek(user=alice, trump="S", private=True)
 
 
 def test_a_stranger_cannot_join_a_private_game_by_its_id(client, private, bob):
@@ -43,10 +44,10 @@ def test_a_wrong_token_is_refused(client, private, bob):
     client.force_login(bob)
     wrong = private.invite_token[:-1] + ("A" if private.invite_token[-1] != "A" else "B")
     assert client.post(reverse("game:invite", args=[wrong]), {"trump": "H"}).status_code == 404
-    with pytest.raises(services.GameError, match="invitation only"):
-        services.game_join(game_id=private.pk, user=bob, trump="H", invite_token=wrong)
-    with pytest.raises(services.GameError, match="invitation only"):
-        services.game_join(game_id=private.pk, user=bob, trump="H", invite_token="é" * 16)
+    with pytest.raises(GameError, match="invitation only"):
+        game_join(game_id=private.pk, user=bob, trump="H", invite_token=wrong)
+    with pytest.raises(GameError, match="invitation only"):
+        game_join(game_id=private.pk, user=bob, trump="H", invite_token="é" * 16)
     private.refresh_from_db()
     assert private.status == Game.Status.SEEKING and private.version == 0
 
@@ -69,7 +70,7 @@ def test_a_refused_join_by_link_says_why_on_the_invitation(client, private, bob)
 
 
 def test_a_public_seek_can_still_be_joined_by_id(client, alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
+    seek = game_create_seek(user=alice, trump="S")
     client.force_login(bob)
     client.post(reverse("game:join", args=[seek.pk]), {"trump": "H"})
     seek.refresh_from_db()

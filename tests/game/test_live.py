@@ -6,12 +6,14 @@ from functools import partial
 import pytest
 from django.db import connection
 
-from game import services
 from game.engine import GameState
 from game.live import LIVE_GAMES, LiveGames
 from game.models import Game, Move
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
+from game.services.endings import game_offer_draw, game_resign
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from game.table_markup import render_table
 from game.tables import tables_for
 
@@ -24,7 +26,7 @@ def _play(game, players, turns, capture):
         moves = list(history.legal_moves())
         move = next((m for m in moves if not m.is_take), moves[0])
         with capture(execute=True):
-            services.game_play_move(
+            game_play_move(
                 game_id=game.pk,
                 user=players[history.position.to_move],
                 notation=str(move),
@@ -41,9 +43,9 @@ def _read(game_id):
 def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_read_gives_them(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+        game = game_join(game_id=seek.pk, user=bob, trump="H")
     stored = _read(game.pk)
     LIVE_GAMES.read(stored)
     game = _play(stored, (alice, bob), 5, django_capture_on_commit_callbacks)
@@ -60,9 +62,9 @@ def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_re
 def test_a_game_not_read_here_first_is_left_for_a_reader(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+        game = game_join(game_id=seek.pk, user=bob, trump="H")
     assert LIVE_GAMES.at(game.pk, 0) is None  # its players were never read here
     game = _play(game, (alice, bob), 1, django_capture_on_commit_callbacks)
     assert LIVE_GAMES.at(game.pk, 0) is None
@@ -71,8 +73,8 @@ def test_a_game_not_read_here_first_is_left_for_a_reader(
 def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", deck=24)
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     read = _read(game.pk)
     read.version -= 1  # a snapshot behind the game: the turns between are not known
     LIVE_GAMES.read(read)
@@ -83,8 +85,8 @@ def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
 def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_for_in_vain(
     alice, bob
 ):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", deck=24)
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     newer, older = _read(game.pk), _read(game.pk)
     older.version -= 1
     live = LiveGames()
@@ -95,10 +97,10 @@ def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_fo
 
 
 def test_a_new_player_leaves_the_game_for_a_reader(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     live = LiveGames()
     live.read(_read(seek.pk))
-    joined = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    joined = game_join(game_id=seek.pk, user=bob, trump="H")
     live.saved(Game.objects.get(pk=joined.pk))  # seat 1 taken since
     assert live.at(seek.pk, 0) is None
 
@@ -107,8 +109,8 @@ def test_only_the_latest_games_are_kept(alice, bob):
     live = LiveGames(size=2)
     games = []
     for _ in range(3):
-        seek = services.game_create_seek(user=alice, trump="S", deck=24)
-        games.append(_read(services.game_join(game_id=seek.pk, user=bob, trump="H").pk))
+        seek = game_create_seek(user=alice, trump="S", deck=24)
+        games.append(_read(game_join(game_id=seek.pk, user=bob, trump="H").pk))
         live.read(games[-1])
     assert live.at(games[0].pk, 0) is None
     assert live.at(games[1].pk, 0) is not None and live.at(games[2].pk, 0) is not None
@@ -128,7 +130,7 @@ def test_games_that_end_are_forgotten_so_only_the_games_in_play_are_kept(
         game = _kept_game(alice, bob, capture)
         other.read(_read(game.pk))
         # A resignation, or a draw offered and accepted: each change heard by the other process.
-        ends = [services.game_resign] if number % 2 else [services.game_offer_draw] * 2
+        ends = [game_resign] if number % 2 else [game_offer_draw] * 2
         for end, user in zip(ends, (alice, bob), strict=False):
             change = partial(end, game_id=game.pk, user=user)
             other.heard(game.pk, _heard(game, change, capture))
@@ -142,8 +144,8 @@ def test_games_that_end_are_forgotten_so_only_the_games_in_play_are_kept(
 
 
 def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
-    game = _read(services.game_join(game_id=seek.pk, user=bob, trump="H").pk)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
+    game = _read(game_join(game_id=seek.pk, user=bob, trump="H").pk)
     live = LiveGames()
     live.read(game)
     game.version += 5
@@ -155,9 +157,9 @@ def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
 
 def _kept_game(alice, bob, capture):
     """A game whose players and turns this process read, then two turns played here."""
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     with capture(execute=True):
-        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+        game = game_join(game_id=seek.pk, user=bob, trump="H")
     LIVE_GAMES.read(_read(game.pk))
     return _play(_read(game.pk), (alice, bob), 2, capture)
 
@@ -170,7 +172,7 @@ def test_a_turn_on_a_kept_game_reads_only_how_often_its_position_arose(
     # The count of the new position's key in the log, the game's row (an UPDATE conditional on
     # its version) and the move's INSERT: the row itself is not read.
     with django_assert_num_queries(3) as captured:
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
             notation=str(history.legal_moves()[0]),
@@ -190,7 +192,7 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     history = history_of(game)
     checked, wrote = [], []
-    check = services.stored_state
+    check = stored_state
 
     def noted_check(game):
         checked.append(connection.in_atomic_block)
@@ -201,9 +203,9 @@ def test_a_turn_on_a_kept_game_is_checked_before_its_write_begins(
             wrote.append((sql.split()[0], connection.in_atomic_block))
         return execute(sql, params, many, context)
 
-    monkeypatch.setattr(services, "stored_state", noted_check)
+    monkeypatch.setattr("game.services.play.stored_state", noted_check)
     with connection.execute_wrapper(noted_write):
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
             notation=str(history.legal_moves()[0]),
@@ -228,14 +230,14 @@ def test_a_kept_game_behind_the_row_neither_refuses_a_good_turn_nor_lets_a_stale
     players = (alice, bob)
     stale = stored_state(behind)  # the turn it would allow is no longer the game's
     with pytest.raises(GameError, match="moved on"):
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=players[stale.position.to_move],
             notation=str(stale.position.legal_moves()[0]),
             expected_ply=stale.ply,
         )
     assert Move.objects.filter(game=game).count() == history.ply  # its write left no turn
-    services.game_play_move(
+    game_play_move(
         game_id=game.pk,
         user=players[history.position.to_move],
         notation=str(history.legal_moves()[0]),
@@ -251,7 +253,7 @@ def test_a_socket_arriving_at_a_kept_current_game_reads_its_version_alone(
 ):
     from django.test.utils import CaptureQueriesContext
 
-    from game.consumers import _arrive
+    from game.consumers.table import _arrive
 
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     with CaptureQueriesContext(connection) as captured:
@@ -267,7 +269,7 @@ def test_a_socket_arriving_at_a_kept_current_game_reads_its_version_alone(
 def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    from game.consumers import _arrive
+    from game.consumers.table import _arrive
 
     game = _kept_game(alice, bob, django_capture_on_commit_callbacks)
     behind = LIVE_GAMES.at(game.pk, game.version)
@@ -282,9 +284,9 @@ def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
 def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_without_reading_it(
     alice, bob, django_capture_on_commit_callbacks, monkeypatch
 ):
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+        game = game_join(game_id=seek.pk, user=bob, trump="H")
     LIVE_GAMES.read(_read(game.pk))
     players, capture = (alice, bob), django_capture_on_commit_callbacks
     history = history_of(_play(_read(game.pk), players, 1, capture))
@@ -296,7 +298,7 @@ def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_withou
 
     move = next(m for m in history.legal_moves() if not m.is_take)
     with django_capture_on_commit_callbacks(execute=True):
-        progress = services.game_play_move(
+        progress = game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
             notation=str(move),
@@ -334,7 +336,7 @@ def _columns(game):
 def _turn(game, players):
     history = history_of(game)
     move = next((m for m in history.legal_moves() if not m.is_take), history.legal_moves()[0])
-    return lambda: services.game_play_move(
+    return lambda: game_play_move(
         game_id=game.pk,
         user=players[history.position.to_move],
         notation=str(move),
@@ -372,7 +374,7 @@ def test_a_change_without_a_turn_is_followed_too_and_the_end_forgets_the_game(
     other.read(_read(game.pk))
     offer = _heard(
         game,
-        lambda: services.game_offer_draw(game_id=game.pk, user=alice),
+        lambda: game_offer_draw(game_id=game.pk, user=alice),
         django_capture_on_commit_callbacks,
     )
     other.heard(game.pk, offer)
@@ -382,7 +384,7 @@ def test_a_change_without_a_turn_is_followed_too_and_the_end_forgets_the_game(
     assert followed.draw_offer == 0
     resign = _heard(
         game,
-        lambda: services.game_resign(game_id=game.pk, user=bob),
+        lambda: game_resign(game_id=game.pk, user=bob),
         django_capture_on_commit_callbacks,
     )
     other.heard(game.pk, resign)
@@ -404,13 +406,13 @@ def test_a_change_that_cannot_be_followed_is_left_for_a_reader(
     behind.heard(game.pk, first)  # too late: nothing kept to follow from
     assert behind.at(game.pk, 0) is None
 
-    seek = services.game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", deck=24)
     waiting = LiveGames()
     waiting.read(_read(seek.pk))
     # The deal is a new state with no turn: only a read gives it (and the new player).
     joined = _heard(
         seek,
-        lambda: services.game_join(game_id=seek.pk, user=bob, trump="H"),
+        lambda: game_join(game_id=seek.pk, user=bob, trump="H"),
         django_capture_on_commit_callbacks,
     )
     waiting.heard(seek.pk, joined)

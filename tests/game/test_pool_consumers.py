@@ -1,5 +1,6 @@
-"""The pool's socket (``game.consumers.PoolConsumer``): two players choosing the same time control
-are both sent the new table; the range widens as one waits; closing the socket leaves the pool."""
+"""The pool's socket (``game.consumers.lobby.PoolConsumer``): two players choosing the same time
+control are both sent the new table; the range widens as one waits; closing the socket leaves the
+pool."""
 
 import json
 
@@ -14,7 +15,7 @@ from django.utils import timezone
 from accounts.models import Rating
 from accounts.ratings import Speed
 from game import pool
-from game.consumers import BANNED_CODE, LOGIN_NEEDED_CODE
+from game.consumers.sockets import BANNED_CODE, LOGIN_NEEDED_CODE
 from game.models import Game, PoolEntry
 from game.routing import websocket_urlpatterns
 

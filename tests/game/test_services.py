@@ -9,12 +9,28 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 
-from game import engine, live, services
+from game import engine, live
 from game.ai.players import choose
 from game.engine import fairness
 from game.models import Game, Move
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
+from game.services.endings import (
+    game_abort,
+    game_claim_abandoned,
+    game_claim_timeout,
+    game_decline_draw,
+    game_offer_draw,
+    game_resign,
+)
+from game.services.play import game_play_computer_move, game_play_move
+from game.services.starting import (
+    game_cancel_seek,
+    game_create_seek,
+    game_create_vs_computer,
+    game_join,
+    game_rematch,
+)
 from tests.engine.helpers import make_position
 from tests.engine.test_game import LOOP
 from tests.engine.test_game import START as LOOP_START
@@ -29,9 +45,9 @@ SECRET, PART0, PART1 = "5e" * 32, "a0" * 32, "0b" * 32
 
 @pytest.fixture
 def game(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", part=PART0)
+    seek = game_create_seek(user=alice, trump="S", part=PART0)
     Game.objects.filter(pk=seek.pk).update(secret=SECRET, commitment=fairness.commitment(SECRET))
-    return services.game_join(game_id=seek.pk, user=bob, trump="H", part=PART1)
+    return game_join(game_id=seek.pk, user=bob, trump="H", part=PART1)
 
 
 SEED = 20261129
@@ -61,18 +77,16 @@ def play(game, user, notation=None):
     """Play ``notation`` (default: the first legal turn) as ``user`` at the current ply."""
     history = history_of(game)
     notation = notation or str(history.legal_moves()[0])
-    return services.game_play_move(
-        game_id=game.pk, user=user, notation=notation, expected_ply=history.ply
-    )
+    return game_play_move(game_id=game.pk, user=user, notation=notation, expected_ply=history.ply)
 
 
 # -- starting ------------------------------------------------------------------------------
 
 
 def test_a_seek_waits_then_a_join_deals_from_the_stored_seed(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="s", deck=24, time_control=(3, 2))
+    seek = game_create_seek(user=alice, trump="s", deck=24, time_control=(3, 2))
     assert seek.status == Game.Status.SEEKING and seek.trump0 == "S"
-    game = services.game_join(game_id=seek.pk, user=bob, trump="D")
+    game = game_join(game_id=seek.pk, user=bob, trump="D")
     assert game.status == Game.Status.ACTIVE and game.seat1 == bob
     assert game.clock0_ms == game.clock1_ms == 180_000
     dealt = engine.deal(game.seed, (engine.Suit.S, engine.Suit.D), engine.Rules(deck=24))
@@ -81,32 +95,32 @@ def test_a_seek_waits_then_a_join_deals_from_the_stored_seed(alice, bob):
 
 
 def test_join_is_refused_for_own_seek_same_trump_and_a_started_game(alice, bob, carol):
-    seek = services.game_create_seek(user=alice, trump="S")
+    seek = game_create_seek(user=alice, trump="S")
     with pytest.raises(GameError, match="your own game"):
-        services.game_join(game_id=seek.pk, user=alice, trump="H")
+        game_join(game_id=seek.pk, user=alice, trump="H")
     with pytest.raises(GameError, match="must differ"):
-        services.game_join(game_id=seek.pk, user=bob, trump="S")
-    services.game_join(game_id=seek.pk, user=bob, trump="H")
+        game_join(game_id=seek.pk, user=bob, trump="S")
+    game_join(game_id=seek.pk, user=bob, trump="H")
     with pytest.raises(GameError, match="no longer waiting"):
-        services.game_join(game_id=seek.pk, user=carol, trump="D")
+        game_join(game_id=seek.pk, user=carol, trump="D")
 
 
 def test_bad_settings_are_refused(alice):
     with pytest.raises(GameError, match="trump"):
-        services.game_create_seek(user=alice, trump="X")
+        game_create_seek(user=alice, trump="X")
     with pytest.raises(GameError, match="time control"):
-        services.game_create_seek(user=alice, trump="S", time_control=(2, 1))
+        game_create_seek(user=alice, trump="S", time_control=(2, 1))
     with pytest.raises(GameError, match="deck"):
-        services.game_create_seek(user=alice, trump="S", deck=52)
+        game_create_seek(user=alice, trump="S", deck=52)
     with pytest.raises(GameError, match="level"):
-        services.game_create_vs_computer(user=alice, level="grandmaster", trump="S")
+        game_create_vs_computer(user=alice, level="grandmaster", trump="S")
 
 
 def test_a_seek_can_be_cancelled_by_its_creator_only(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
+    seek = game_create_seek(user=alice, trump="S")
     with pytest.raises(GameError, match="Only the player who created"):
-        services.game_cancel_seek(game_id=seek.pk, user=bob)
-    cancelled = services.game_cancel_seek(game_id=seek.pk, user=alice)
+        game_cancel_seek(game_id=seek.pk, user=bob)
+    cancelled = game_cancel_seek(game_id=seek.pk, user=alice)
     assert cancelled.status == Game.Status.ABORTED
     assert cancelled.reason == Game.Reason.CANCELLED
 
@@ -137,9 +151,7 @@ def test_a_repetition_is_counted_from_the_log_while_the_state_keeps_one_count(ga
         stored = Game.objects.get(pk=game.pk)
         assert stored.status == Game.Status.ACTIVE, f"over before turn {ply}"
         user = (alice, bob)[stored_state(stored).position.to_move]
-        progress = services.game_play_move(
-            game_id=game.pk, user=user, notation=notation, expected_ply=ply
-        )
+        progress = game_play_move(game_id=game.pk, user=user, notation=notation, expected_ply=ply)
         sizes.add(len(progress.game.state["seen"]))
     assert progress.game.status == Game.Status.FINISHED
     assert progress.game.reason == Game.Reason.REPETITION
@@ -148,8 +160,8 @@ def test_a_repetition_is_counted_from_the_log_while_the_state_keeps_one_count(ga
 
 
 def test_a_turn_stores_every_column_it_wrote_and_its_move_as_played(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(3, 2))
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     result = play(game, mover(game, alice, bob))
     stored = Game.objects.get(pk=game.pk)
     assert {"state", "version", "clock0_ms", "turn_started_at"} <= set(result.columns)
@@ -167,9 +179,9 @@ def test_a_turn_stores_every_column_it_wrote_and_its_move_as_played(alice, bob):
 def test_a_stale_or_repeated_submission_for_a_ply_is_refused(game, alice, bob):
     user = mover(game, alice, bob)
     first = str(history_of(game).legal_moves()[0])
-    services.game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
+    game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
     with pytest.raises(GameError, match="out of date"):
-        services.game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
+        game_play_move(game_id=game.pk, user=user, notation=first, expected_ply=0)
     assert Move.objects.filter(game=game).count() == 1
 
 
@@ -203,7 +215,7 @@ def test_a_whole_game_ends_by_the_rules_with_its_reason(game, alice, bob):
     history = history_of(game)  # kept here: replaying the log every turn made this quadratic
     while game.status == Game.Status.ACTIVE:
         turn = easy(engine.position_to_json(history.position))
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=(alice, bob)[history.position.to_move],
             notation=turn,
@@ -223,8 +235,8 @@ def test_a_whole_game_ends_by_the_rules_with_its_reason(game, alice, bob):
 
 def test_resignation_gives_the_game_to_the_opponent(game, alice, bob, carol):
     with pytest.raises(GameError):
-        services.game_resign(game_id=game.pk, user=carol)
-    finished = services.game_resign(game_id=game.pk, user=bob)
+        game_resign(game_id=game.pk, user=carol)
+    finished = game_resign(game_id=game.pk, user=bob)
     assert (finished.status, finished.reason, finished.winner) == (
         Game.Status.FINISHED,
         Game.Reason.RESIGNATION,
@@ -235,28 +247,24 @@ def test_resignation_gives_the_game_to_the_opponent(game, alice, bob, carol):
 
 
 def test_abort_only_before_both_players_have_moved(alice, bob):
-    first = services.game_join(
-        game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
-    )
-    aborted = services.game_abort(game_id=first.pk, user=alice)
+    first = game_join(game_id=game_create_seek(user=alice, trump="S").pk, user=bob, trump="H")
+    aborted = game_abort(game_id=first.pk, user=alice)
     assert aborted.status == Game.Status.ABORTED and aborted.winner is None
 
-    second = services.game_join(
-        game_id=services.game_create_seek(user=alice, trump="S").pk, user=bob, trump="H"
-    )
+    second = game_join(game_id=game_create_seek(user=alice, trump="S").pk, user=bob, trump="H")
     play(second, mover(second, alice, bob))
     play(second, mover(second, alice, bob))
     with pytest.raises(GameError, match="no longer be aborted"):
-        services.game_abort(game_id=second.pk, user=alice)
+        game_abort(game_id=second.pk, user=alice)
 
 
 def test_a_draw_offer_is_accepted_by_the_opponent_or_declined(game, alice, bob):
-    offered = services.game_offer_draw(game_id=game.pk, user=alice)
+    offered = game_offer_draw(game_id=game.pk, user=alice)
     assert offered.draw_offer == 0
-    declined = services.game_decline_draw(game_id=game.pk, user=bob)
+    declined = game_decline_draw(game_id=game.pk, user=bob)
     assert declined.draw_offer is None
-    services.game_offer_draw(game_id=game.pk, user=alice)
-    agreed = services.game_offer_draw(game_id=game.pk, user=bob)
+    game_offer_draw(game_id=game.pk, user=alice)
+    agreed = game_offer_draw(game_id=game.pk, user=bob)
     assert (agreed.status, agreed.reason, agreed.winner) == (
         Game.Status.FINISHED,
         Game.Reason.AGREEMENT,
@@ -267,18 +275,16 @@ def test_a_draw_offer_is_accepted_by_the_opponent_or_declined(game, alice, bob):
 @pytest.mark.parametrize("deck", [32, 24])
 def test_sixes_to_owner_is_refused_for_a_pack_without_sixes(alice, deck):
     with pytest.raises(GameError, match="needs the 36-card pack"):
-        services.game_create_seek(user=alice, trump="S", deck=deck, sixes_to_owner=True)
+        game_create_seek(user=alice, trump="S", deck=deck, sixes_to_owner=True)
     with pytest.raises(GameError, match="needs the 36-card pack"):
-        services.game_create_vs_computer(
-            user=alice, level="easy", trump="S", deck=deck, sixes_to_owner=True
-        )
+        game_create_vs_computer(user=alice, level="easy", trump="S", deck=deck, sixes_to_owner=True)
     assert not Game.objects.exists()
 
 
 def test_a_draw_offer_stands_through_its_makers_turn_until_the_opponent_moves(game, alice, bob):
     maker = mover(game, alice, bob)
     opponent = bob if maker == alice else alice
-    services.game_offer_draw(game_id=game.pk, user=maker)
+    game_offer_draw(game_id=game.pk, user=maker)
     after_own_turn = play(game, maker).game
     assert after_own_turn.draw_offer == game.seat_of(maker)  # the opponent may still answer
     after_reply = play(Game.objects.get(pk=game.pk), opponent).game
@@ -286,8 +292,8 @@ def test_a_draw_offer_stands_through_its_makers_turn_until_the_opponent_moves(ga
 
 
 def test_a_flagged_player_loses_on_time(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(seconds=61)
     )
@@ -301,19 +307,19 @@ def test_a_flagged_player_loses_on_time(alice, bob):
 
 
 def test_a_timeout_can_be_claimed_by_anyone(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
-    assert services.game_claim_timeout(game_id=game.pk).status == Game.Status.ACTIVE
+    seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
+    assert game_claim_timeout(game_id=game.pk).status == Game.Status.ACTIVE
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(seconds=90)
     )
-    claimed = services.game_claim_timeout(game_id=game.pk)
+    claimed = game_claim_timeout(game_id=game.pk)
     assert (claimed.status, claimed.reason) == (Game.Status.FINISHED, Game.Reason.TIMEOUT)
 
 
 def test_clocks_are_charged_and_given_the_increment(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(3, 2))
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(seconds=10)
     )
@@ -329,31 +335,31 @@ def test_clocks_are_charged_and_given_the_increment(alice, bob):
 
 def test_the_computer_answers_its_turns_and_refuses_draws(alice, monkeypatch):
     monkeypatch.setattr(secrets, "token_hex", lambda n: "5e" * n)  # the server's parts: one deal
-    game = services.game_create_vs_computer(user=alice, level="easy", trump="C", part=PART0)
+    game = game_create_vs_computer(user=alice, level="easy", trump="C", part=PART0)
     assert game.status == Game.Status.ACTIVE and game.trump1 in "SHD"
     with pytest.raises(GameError, match="does not agree"):
-        services.game_offer_draw(game_id=game.pk, user=alice)
+        game_offer_draw(game_id=game.pk, user=alice)
     alices, computer = easy_player(1), easy_player(2)
     while game.status == Game.Status.ACTIVE:
         if history_of(game).position.to_move == 1:
-            assert services.game_play_computer_move(game_id=game.pk, choose=computer) is not None
+            assert game_play_computer_move(game_id=game.pk, choose=computer) is not None
         else:
-            assert services.game_play_computer_move(game_id=game.pk, choose=computer) is None
+            assert game_play_computer_move(game_id=game.pk, choose=computer) is None
             play(game, alice, alices(engine.position_to_json(history_of(game).position)))
         game.refresh_from_db()
     assert game.reason in (Game.Reason.EMPTY_HAND, Game.Reason.LAST_CARD, Game.Reason.REPETITION)
 
 
 def test_a_rematch_keeps_the_table_and_the_loser_starts(game, alice, bob):
-    services.game_resign(game_id=game.pk, user=alice)
-    assert services.game_rematch(game_id=game.pk, user=bob) is None  # asked: alice must agree
+    game_resign(game_id=game.pk, user=alice)
+    assert game_rematch(game_id=game.pk, user=bob) is None  # asked: alice must agree
     assert not Game.objects.filter(rematch_of=game).exists()
-    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    rematch = game_rematch(game_id=game.pk, user=alice)
     assert rematch is not None
     assert (rematch.seat0, rematch.seat1, rematch.trump0, rematch.trump1) == (alice, bob, "S", "H")
     assert rematch.first_player == 0  # alice lost
     assert history_of(rematch).position.to_move == 0
-    assert services.game_rematch(game_id=game.pk, user=bob) == rematch
+    assert game_rematch(game_id=game.pk, user=bob) == rematch
 
 
 def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_commit_callbacks):
@@ -390,7 +396,7 @@ def test_viewers_are_told_after_the_commit(game, alice, bob, django_capture_on_c
 
 
 def test_a_resignation_says_who_won_and_how(game, alice, bob):
-    result = services.game_resign(game_id=game.pk, user=alice)
+    result = game_resign(game_id=game.pk, user=alice)
     assert result.status == Game.Status.FINISHED
     progress = live.events_of(result, None, None)
     assert progress == (live.Ended(Game.Status.FINISHED, Game.Reason.RESIGNATION, 1),)
@@ -399,13 +405,13 @@ def test_a_resignation_says_who_won_and_how(game, alice, bob):
 def test_a_silent_opponent_in_an_untimed_game_can_be_claimed_against(game, alice, bob):
     waiting = bob if mover(game, alice, bob) == alice else alice
     with pytest.raises(GameError, match="still be thinking"):
-        services.game_claim_abandoned(game_id=game.pk, user=waiting)
+        game_claim_abandoned(game_id=game.pk, user=waiting)
     with pytest.raises(GameError, match="your turn"):
-        services.game_claim_abandoned(game_id=game.pk, user=mover(game, alice, bob))
+        game_claim_abandoned(game_id=game.pk, user=mover(game, alice, bob))
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(minutes=6)
     )
-    claimed = services.game_claim_abandoned(game_id=game.pk, user=waiting)
+    claimed = game_claim_abandoned(game_id=game.pk, user=waiting)
     assert (claimed.status, claimed.reason) == (Game.Status.FINISHED, Game.Reason.ABANDONED)
     assert claimed.winner == game.seat_of(waiting)
 

@@ -28,10 +28,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from game import services
 from game.engine.state import repetition_key
 from game.models import Game
 from game.selectors import stored_state
+from game.services.endings import game_abort, game_decline_draw, game_offer_draw, game_resign
+from game.services.moderators import game_abort_by_moderator, game_annul
+from game.services.starting import game_cancel_seek, game_create_seek, game_rematch
 from game.table_markup import render_table
 from game.tables import table_for
 from tests.games import dealt_game, play_turns
@@ -67,7 +69,7 @@ def players() -> Players:
 
 
 def seek(p: Players, *, private: bool = False) -> Game:
-    return services.game_create_seek(user=p.alice, trump="S", private=private)
+    return game_create_seek(user=p.alice, trump="S", private=private)
 
 
 def dealt(p: Players, *, time_control: tuple[int, int] | None = None) -> Game:
@@ -91,21 +93,21 @@ def settled(game: Game, **fields: object) -> Game:
 
 
 def cancelled(p: Players) -> Game:
-    return services.game_cancel_seek(game_id=seek(p).pk, user=p.alice)
+    return game_cancel_seek(game_id=seek(p).pk, user=p.alice)
 
 
 def stopped(p: Players) -> Game:
-    return services.game_abort_by_moderator(game_id=seek(p).pk)
+    return game_abort_by_moderator(game_id=seek(p).pk)
 
 
 def draw_offered(p: Players) -> Game:
     game = settled(played(p, 3))
-    return services.game_offer_draw(game_id=game.pk, user=p.alice)
+    return game_offer_draw(game_id=game.pk, user=p.alice)
 
 
 def draw_declined(p: Players) -> Game:
     game = draw_offered(p)
-    return services.game_decline_draw(game_id=game.pk, user=p.bob)
+    return game_decline_draw(game_id=game.pk, user=p.bob)
 
 
 def repeated(p: Players) -> Game:
@@ -136,20 +138,20 @@ def timed(p: Players) -> Game:
 
 def rematch_asked(p: Players) -> Game:
     game = played(p, None)
-    services.game_rematch(game_id=game.pk, user=p.bob)
+    game_rematch(game_id=game.pk, user=p.bob)
     return game
 
 
 def resigned(p: Players) -> Game:
-    return services.game_resign(game_id=played(p, 4).pk, user=p.alice)
+    return game_resign(game_id=played(p, 4).pk, user=p.alice)
 
 
 def aborted(p: Players) -> Game:
-    return services.game_abort(game_id=played(p, 1).pk, user=p.alice)
+    return game_abort(game_id=played(p, 1).pk, user=p.alice)
 
 
 def annulled(p: Players) -> Game:
-    return services.game_annul(game_id=played(p, None).pk)
+    return game_annul(game_id=played(p, None).pk)
 
 
 # --- The cases: a game, a viewer, the way the table is asked for, a language -------------------

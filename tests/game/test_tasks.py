@@ -16,9 +16,11 @@ from django_tasks_db.models import DBTaskResult
 from archive import analysis
 from archive import services as archive_services
 from archive.models import Analysis
-from game import services, tasks, workers
+from game import tasks, workers
 from game.models import Game
 from game.selectors import stored_state
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_create_vs_computer, game_join
 from tests.games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +37,7 @@ def person_to_move(alice, django_capture_on_commit_callbacks):
     """A game against the computer where alice, the person, leads (no reply asked for yet)."""
     for _ in range(40):
         with django_capture_on_commit_callbacks(execute=True):
-            game = services.game_create_vs_computer(user=alice, level="easy", trump="S")
+            game = game_create_vs_computer(user=alice, level="easy", trump="S")
         if stored_state(game).position.to_move == 0:
             assert not replies().filter(args_kwargs__args=[game.pk, 0]).exists()
             return game
@@ -46,9 +48,7 @@ def person_to_move(alice, django_capture_on_commit_callbacks):
 def lead(game, alice):
     state = stored_state(game)
     notation = str(state.legal_moves()[0])
-    return services.game_play_move(
-        game_id=game.pk, user=alice, notation=notation, expected_ply=state.ply
-    )
+    return game_play_move(game_id=game.pk, user=alice, notation=notation, expected_ply=state.ply)
 
 
 def test_a_turn_that_leaves_the_computer_to_move_asks_for_its_reply_on_commit(
@@ -282,8 +282,8 @@ def flag_checks(game):
 def timed_game(alice, bob, django_capture_on_commit_callbacks):
     """A 1+1 game between people, begun with its commit's callbacks run."""
     with django_capture_on_commit_callbacks(execute=True):
-        seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
-        return services.game_join(game_id=seek.pk, user=bob, trump="H")
+        seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+        return game_join(game_id=seek.pk, user=bob, trump="H")
 
 
 def test_a_timed_game_asks_for_a_flag_check_due_when_a_flag_can_first_fall(timed_game):

@@ -2,10 +2,12 @@
 
 import pytest
 
-from game import engine, services
+from game import engine
 from game.engine.state import repetition_key
 from game.models import Game
 from game.selectors import stored_state
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from game.table_markup import render_table
 from game.tables import table_for
 from game.turns import Turn, moved_cards, spoken, turn_at
@@ -46,8 +48,8 @@ def test_the_cards_a_turn_put_on_the_pile_are_marked():
 
 @pytest.mark.django_db
 def test_the_table_counts_a_position_seen_twice(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     html = render_table(table_for(game, 0))
     assert "second time" not in html
     state = stored_state(game)
@@ -72,13 +74,13 @@ def test_a_turn_s_update_carries_one_log_line_and_stays_the_same_size_all_game(a
     from game.tables import tables_for
 
     rng = random.Random(5)
-    seek = services.game_create_seek(user=alice, trump="S")
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     sizes = {}
     for ply in range(120):
         state: GameState = stored_state(game)
         going_on = [m for m in state.legal_moves() if state.play(m).outcome is None]
-        services.game_play_move(
+        game_play_move(
             game_id=game.pk,
             user=(alice, bob)[state.position.to_move],
             notation=str(rng.choice(going_on)),

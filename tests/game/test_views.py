@@ -7,9 +7,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from game import services
 from game.models import Game
 from game.selectors import history_of
+from game.services.endings import game_resign
+from game.services.play import game_play_move
+from game.services.starting import game_cancel_seek, game_create_seek, game_join
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -17,8 +19,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def game(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
-    return services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    return game_join(game_id=seek.pk, user=bob, trump="H")
 
 
 def client_for(client, user):
@@ -45,13 +47,13 @@ def test_sign_up_errors_are_shown_on_the_form(client):
 
 
 def test_profile_shows_the_record(client, game, alice, bob):
-    services.game_resign(game_id=game.pk, user=bob)
+    game_resign(game_id=game.pk, user=bob)
     page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
     assert "alice" in page and f"#{game.pk}" in page
 
 
 def test_lobby_lists_open_seeks_and_offers_forms_to_players(client, alice, bob):
-    services.game_create_seek(user=alice, trump="D")
+    game_create_seek(user=alice, trump="D")
     anonymous = client.get(reverse("game:lobby")).content.decode()
     assert "alice" in anonymous and "Sign up" in anonymous
     page = client_for(client, bob).get(reverse("game:lobby")).content.decode()
@@ -84,9 +86,7 @@ def test_a_move_by_htmx_returns_the_fresh_table(client, game, alice, bob):
     assert lead in html  # in the move list
 
 
-def test_a_page_whose_socket_is_open_gets_its_table_once_over_the_socket(
-    client, game, alice, bob
-):
+def test_a_page_whose_socket_is_open_gets_its_table_once_over_the_socket(client, game, alice, bob):
     history = history_of(game)
     user = (alice, bob)[history.position.to_move]
     url = reverse("game:move", args=[game.pk])
@@ -116,7 +116,7 @@ def test_the_table_carries_each_beat_s_second_cards_hidden_until_its_card_is_pic
 ):
     history = history_of(game)
     leader = (alice, bob)[history.position.to_move]
-    services.game_play_move(
+    game_play_move(
         game_id=game.pk, user=leader, notation=str(history.legal_moves()[0]), expected_ply=0
     )
     position = history_of(game).position
@@ -183,8 +183,8 @@ def test_playing_the_computer_it_answers_each_turn(
 
 
 def test_a_page_that_saw_the_clock_run_out_has_the_server_judge_it(client, alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(1, 1))
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     html = client.get(reverse("game:table", args=[game.pk])).content.decode()
     assert f'data-claim="{reverse("game:claim_timeout", args=[game.pk])}"' in html
     assert "clock--running" in html
@@ -201,7 +201,7 @@ def test_a_page_that_saw_the_clock_run_out_has_the_server_judge_it(client, alice
 
 
 def test_a_private_game_stays_out_of_the_lobby_and_its_link_opens_it(client, alice, bob):
-    private = services.game_create_seek(user=alice, trump="S", private=True)
+    private = game_create_seek(user=alice, trump="S", private=True)
     assert "alice" not in client.get(reverse("game:lobby")).content.decode()
     page = client_for(client, alice).get(reverse("game:table", args=[private.pk])).content.decode()
     link = reverse("game:invite", args=[private.invite_token])
@@ -239,7 +239,7 @@ def test_the_lobby_lists_the_oldest_seeks_and_counts_the_rest(client, alice, dja
     from game.selectors import LOBBY_SEEKS
 
     players = [django_user_model.objects.create_user(f"p{i}") for i in range(LOBBY_SEEKS + 3)]
-    seeks = [services.game_create_seek(user=player, trump="S") for player in players]
+    seeks = [game_create_seek(user=player, trump="S") for player in players]
     client.force_login(alice)
     html = client.get(reverse("game:lobby")).content.decode()
     listed = re.findall(r'href="/games/(\d+)/">Join', html)
@@ -248,7 +248,7 @@ def test_the_lobby_lists_the_oldest_seeks_and_counts_the_rest(client, alice, dja
 
 
 def test_a_cancelled_seek_leaves_the_lobby_and_its_table_says_so(client, alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
+    seek = game_create_seek(user=alice, trump="S")
     client_for(client, alice)
     response = client.post(reverse("game:action", args=[seek.pk, "cancel"]), **HTMX)
     assert response.status_code == 200
@@ -264,7 +264,7 @@ def test_a_cancelled_seek_leaves_the_lobby_and_its_table_says_so(client, alice, 
 def test_a_seek_a_moderator_stopped_opens_as_aborted(client, alice, moderator):
     from moderation.services import moderation_abort_game
 
-    seek = services.game_create_seek(user=alice, trump="S")
+    seek = game_create_seek(user=alice, trump="S")
     moderation_abort_game(moderator=moderator, game_id=seek.pk, reason="spam")
     page = client_for(client, alice).get(reverse("game:table", args=[seek.pk])).content.decode()
     assert "A moderator stopped this game before anyone joined." in page
@@ -281,10 +281,8 @@ def test_the_lobby_refuses_sixes_to_owner_with_a_small_pack_and_says_why(client,
 def test_a_seek_names_its_creator_and_no_opponent_wherever_its_players_are_listed(
     client, alice, moderator
 ):
-    seek = services.game_create_seek(user=alice, trump="D")
-    cancelled = services.game_cancel_seek(
-        game_id=services.game_create_seek(user=alice, trump="H").pk, user=alice
-    )
+    seek = game_create_seek(user=alice, trump="D")
+    cancelled = game_cancel_seek(game_id=game_create_seek(user=alice, trump="H").pk, user=alice)
     assert str(seek) == f"#{seek.pk} alice vs no opponent (waiting for an opponent)"
     pages = {
         reverse("game:lobby"): alice,  # the seek under "Your games"

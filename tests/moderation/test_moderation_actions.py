@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management import call_command
 
-from game import services as game_services
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 from moderation.actions import ACTIONS, PERMISSIONS, On, by_code, find
 from moderation.groups import MODERATORS
@@ -42,8 +42,8 @@ def target(action, root, alice, bob, carol):
             return carol
         services.moderation_ban(moderator=root, user=carol, reason="spam")
         return get_user_model().objects.get(pk=carol.pk)
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     if action.on is On.GAME:
         return game
     return services.report_create(reporter=alice, reported=bob, reason="abuse", text="x", game=game)
@@ -110,9 +110,7 @@ def test_the_moderators_hold_every_permission_an_action_needs():
     meta = {codename for codename, _ in ModerationAction._meta.permissions}
     assert meta == {permission.codename for permission in PERMISSIONS}
     assert {action.permission for action in ACTIONS} == set(PERMISSIONS)
-    held = set(
-        Group.objects.get(name=MODERATORS).permissions.values_list("codename", flat=True)
-    )
+    held = set(Group.objects.get(name=MODERATORS).permissions.values_list("codename", flat=True))
     assert meta <= held
 
 
@@ -154,8 +152,8 @@ def test_each_action_is_offered_and_done_with_its_permission_only(client, action
     ["users/bob/explode", "games/{game}/ban", "reports/{report}/warn", "users/bob/resolve"],
 )
 def test_an_unknown_action_is_refused_with_a_message(client, moderator, alice, bob, path):
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     made = services.report_create(reporter=alice, reported=bob, reason="abuse", text="x")
     client.force_login(moderator)
     url = f"/moderation/{path.format(game=game.pk, report=made.pk)}/"
@@ -174,7 +172,7 @@ def test_an_unknown_action_is_refused_with_a_message(client, moderator, alice, b
     ],
 )
 def test_the_admin_offers_each_action_on_its_list(client, moderator, alice, bob, on, changelist):
-    game_services.game_create_seek(user=alice, trump="S")
+    game_create_seek(user=alice, trump="S")
     services.report_create(reporter=alice, reported=bob, reason="abuse", text="x")
     client.force_login(moderator)  # (a list offers its actions once it has rows)
     shown = client.get(changelist).content.decode()

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 
-from game import services as game_services
 from game.models import Game
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 from moderation.models import ModerationAction, Report
 
@@ -86,8 +86,8 @@ def test_a_refused_admin_action_is_reported_per_item(staff, moderator):
 
 
 def test_abort_and_annul_games_from_the_admin(staff, alice, bob):
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     act(staff, "/admin/game/game/", "abort_games", [game.pk], apply="1", reason="stuck")
     act(staff, "/admin/game/game/", "annul_games", [game.pk], apply="1", reason="a test")
     game = Game.objects.get(pk=game.pk)

@@ -17,10 +17,11 @@ from chat import services as chat_services
 from chat.models import ChatMessage
 from chat.services import ChatError
 from chat.sockets import log_html
-from game import services as game_services
-from game.consumers import BANNED_CODE
+from game.consumers.sockets import BANNED_CODE
 from game.routing import websocket_urlpatterns
 from game.selectors import chat_room, game_with_players
+from game.services.chat import game_chat_post
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 
 
@@ -40,8 +41,8 @@ def make_world():
     root = users.create_superuser("root", password=None)
     mod = users.create_user("mod")
     services.moderator_grant(user=mod)
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     return game, {"alice": alice, "bob": bob, "carol": carol, "mod": mod, "root": root}
 
 
@@ -97,7 +98,7 @@ async def test_a_banned_player_cannot_write_in_the_chat():
     assert not connected and code == BANNED_CODE
     await socket.disconnect()  # the consumer ends now, not when the test's loop is torn down
     with pytest.raises(ChatError, match="banned"):
-        await database_sync_to_async(game_services.game_chat_post)(
+        await database_sync_to_async(game_chat_post)(
             game_id=game.pk, user=users["bob"], text="let me in"
         )
     assert not await database_sync_to_async(ChatMessage.objects.exists)()
@@ -212,24 +213,24 @@ async def test_the_sockets_check_the_origin():
 
 def test_a_table_without_a_chat_sends_no_log_and_reads_none(django_assert_num_queries):
     alice, bob = (get_user_model().objects.create_user(name) for name in ("alice", "bob"))
-    seek = game_services.game_create_seek(user=alice, trump="S")  # one player: no chat yet
+    seek = game_create_seek(user=alice, trump="S")  # one player: no chat yet
     with django_assert_num_queries(0):
         assert log_of(seek, alice) == ""
-    game = game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     assert 'id="chat-log" hx-swap-oob="outerHTML"' in log_of(game, alice)
 
 
 def test_a_chat_never_written_in_is_shown_without_reading_it(django_assert_num_queries):
     alice, bob = (get_user_model().objects.create_user(name) for name in ("alice", "bob"))
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game_join(game_id=seek.pk, user=bob, trump="H")
     game = game_with_players(seek.pk)  # as a socket has it
     with django_assert_num_queries(0):
         assert "No messages yet." in log_of(game, alice)
         with translation.override("gl"):  # rendered once per language, each in its own
             assert "Aínda non hai mensaxes." in log_of(game, alice)
         assert "No messages yet." in log_of(game, alice)
-    game_services.game_chat_post(game_id=game.pk, user=bob, text="hi")
+    game_chat_post(game_id=game.pk, user=bob, text="hi")
     game = game_with_players(seek.pk)
     assert game.chat_started
     with django_assert_num_queries(1):  # the lines, with the muted ones left out in the query
@@ -245,7 +246,7 @@ async def test_a_socket_arriving_after_the_first_line_sees_it_where_the_game_was
     version still has it as before the line: the arrival reads whether the chat started."""
     game, users = await make_world()
     alice = await connect(game, users["alice"])  # this process now keeps the game
-    await database_sync_to_async(game_services.game_chat_post)(
+    await database_sync_to_async(game_chat_post)(
         game_id=game.pk, user=users["bob"], text="first words"
     )
     await alice.receive_from(timeout=5)  # the line, pushed

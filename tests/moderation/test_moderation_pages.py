@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from chat.models import Silence
-from game import services as game_services
+from game.services.chat import game_chat_post
+from game.services.starting import game_create_seek, game_create_vs_computer, game_join
 from moderation import services
 from moderation.models import ModerationAction, Report
 
@@ -16,8 +17,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def game(alice, bob):
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    return game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    return game_join(game_id=seek.pk, user=bob, trump="H")
 
 
 def page(client, url):
@@ -27,7 +28,7 @@ def page(client, url):
 
 
 def test_the_table_shows_the_chat_and_report_links_to_a_player(client, game, alice, bob):
-    game_services.game_chat_post(game_id=game.pk, user=bob, text="have fun")
+    game_chat_post(game_id=game.pk, user=bob, text="have fun")
     client.force_login(alice)
     html = page(client, f"/games/{game.pk}/")
     assert 'id="chat-log"' in html and "have fun" in html
@@ -37,7 +38,7 @@ def test_the_table_shows_the_chat_and_report_links_to_a_player(client, game, ali
 
 
 def test_a_spectator_reads_the_chat_without_a_form(client, game, carol):
-    game_services.game_chat_post(game_id=game.pk, user=game.seat0, text="hello")
+    game_chat_post(game_id=game.pk, user=game.seat0, text="hello")
     client.force_login(carol)
     html = page(client, f"/games/{game.pk}/")
     assert "hello" in html and 'id="chat-form"' not in html and "spectators read it" in html
@@ -46,13 +47,13 @@ def test_a_spectator_reads_the_chat_without_a_form(client, game, carol):
 
 
 def test_a_game_against_the_computer_has_no_chat(client, alice):
-    game = game_services.game_create_vs_computer(user=alice, level="beginner", trump="S")
+    game = game_create_vs_computer(user=alice, level="beginner", trump="S")
     client.force_login(alice)
     assert 'id="chat"' not in page(client, f"/games/{game.pk}/")
 
 
 def test_muting_by_htmx_returns_the_chat_without_the_opponents_lines(client, game, alice, bob):
-    game_services.game_chat_post(game_id=game.pk, user=bob, text="noisy line")
+    game_chat_post(game_id=game.pk, user=bob, text="noisy line")
     client.force_login(alice)
     html = client.post(f"/games/{game.pk}/chat/mute/", {"mute": "on"}, **HTMX).content.decode()
     assert 'id="chat"' in html and "noisy line" not in html and "Unmute <bdi>bob</bdi>" in html
@@ -150,7 +151,7 @@ def test_a_banned_profile_says_so_and_moderators_get_their_links(client, moderat
 
 
 def test_the_queue_shows_open_reports_with_recent_games_and_chat(client, moderator, game, alice):
-    game_services.game_chat_post(game_id=game.pk, user=game.seat1, text="you cheat, idiot")
+    game_chat_post(game_id=game.pk, user=game.seat1, text="you cheat, idiot")
     made = services.report_create(
         reporter=alice, reported=game.seat1, reason="abuse", text="insults", game=game
     )
@@ -214,7 +215,7 @@ def test_an_action_without_a_reason_is_refused_with_a_message(client, moderator,
 
 
 def test_the_game_page_aborts_and_annuls(client, moderator, game):
-    game_services.game_chat_post(game_id=game.pk, user=game.seat0, text="hi there")
+    game_chat_post(game_id=game.pk, user=game.seat0, text="hi there")
     client.force_login(moderator)
     html = page(client, f"/moderation/games/{game.pk}/")
     assert "hi there" in html and "Abort the game" in html and "Annul the game" in html

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from chat.models import ChatMute
-from game import services as game_services
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 from moderation.models import ModerationAction, Report
 
@@ -33,8 +33,8 @@ class World:
         self.root = users.create_superuser("root", password=None)
         self.mod = make("mod")
         services.moderator_grant(user=self.mod)
-        seek = game_services.game_create_seek(user=self.alice, trump="S")
-        self.game = game_services.game_join(game_id=seek.pk, user=self.bob, trump="H")
+        seek = game_create_seek(user=self.alice, trump="S")
+        self.game = game_join(game_id=seek.pk, user=self.bob, trump="H")
         self.report = services.report_create(
             reporter=self.yuri, reported=self.bob, reason="abuse", text="rude", game=self.game
         )

@@ -13,9 +13,10 @@ from django.utils import timezone
 from chat.models import ChatMessage
 from chat.selectors import chat_for
 from chat.services import ChatError
-from game import services as game_services
 from game.models import Game
 from game.selectors import chat_room
+from game.services.chat import game_chat_post
+from game.services.starting import game_create_seek, game_join
 from moderation import services
 from moderation.groups import MODERATOR_PERMISSIONS, MODERATORS
 from moderation.models import ModerationAction, ModeratorWarning, Report, Standing
@@ -27,8 +28,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(alice, bob):
-    seek = game_services.game_create_seek(user=alice, trump="S")
-    return game_services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    return game_join(game_id=seek.pk, user=bob, trump="H")
 
 
 def report(reporter, reported, **kwargs):
@@ -128,11 +129,11 @@ def test_a_mute_refuses_chat_until_it_ends(moderator, game, alice, bob):
     )
     assert action.kind == "mute" and action.until > timezone.now() + timedelta(minutes=59)
     with pytest.raises(ChatError, match="muted you in chat"):
-        game_services.game_chat_post(game_id=game.pk, user=alice, text="hello?")
+        game_chat_post(game_id=game.pk, user=alice, text="hello?")
     assert chat_for(chat_room(game), alice).muted_until == action.until
-    game_services.game_chat_post(game_id=game.pk, user=bob, text="quiet now")
+    game_chat_post(game_id=game.pk, user=bob, text="quiet now")
     after = action.until + timedelta(seconds=1)
-    game_services.game_chat_post(game_id=game.pk, user=alice, text="I am back", now=after)
+    game_chat_post(game_id=game.pk, user=alice, text="I am back", now=after)
     assert list(ChatMessage.objects.values_list("author__username", flat=True)) == ["bob", "alice"]
 
 
@@ -147,7 +148,7 @@ def test_a_mute_takes_only_the_offered_durations(moderator, alice):
 def test_a_ban_ends_games_refuses_login_and_chat_and_is_logged(
     moderator, game, alice, bob, carol, client
 ):
-    seek = game_services.game_create_seek(user=alice, trump="D")
+    seek = game_create_seek(user=alice, trump="D")
     action = services.moderation_ban(moderator=moderator, user=alice, reason="cheating")
     assert action.kind == "ban" and action.user == alice
     alice.refresh_from_db()
@@ -157,7 +158,7 @@ def test_a_ban_ends_games_refuses_login_and_chat_and_is_logged(
     assert (game.status, game.reason, game.winner) == ("finished", Game.Reason.MODERATOR, 1)
     assert seek.status == Game.Status.ABORTED
     with pytest.raises(ChatError, match="banned"):
-        game_services.game_chat_post(game_id=game.pk, user=alice, text="unfair!")
+        game_chat_post(game_id=game.pk, user=alice, text="unfair!")
     response = client.post("/accounts/login/", {"username": "alice", "password": "pw-alice-123"})
     assert response.status_code == 200
     assert "This account has been banned by the moderators." in response.content.decode()

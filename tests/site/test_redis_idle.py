@@ -22,8 +22,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import engine, services
+from game import engine
 from game.models import Game
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from yourtrumps_site.asgi import application
 from yourtrumps_site.settings import REDIS_SOCKET_TIMEOUT
 
@@ -69,8 +71,8 @@ def started_game() -> tuple[Game, Any, str, str]:
     users = get_user_model().objects
     alice = users.create_user("alice", password="pw-alice-123")
     bob = users.create_user("bob", password="pw-bob-123")
-    seek = services.game_create_seek(user=alice, trump="S")
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
     start = engine.deal(game.seed, game.trumps, game.rules)
     mover, waiting = (alice, bob) if start.to_move == 0 else (bob, alice)
     client = Client()
@@ -105,7 +107,7 @@ async def test_a_quiet_socket_outlasts_the_layers_timeouts_and_gets_the_next_mov
             assert not socket.future.done(), f"the {name}'s socket died while quiet"
             assert await socket.receive_nothing(timeout=0.1), name
 
-        await database_sync_to_async(services.game_play_move)(
+        await database_sync_to_async(game_play_move)(
             game_id=game.pk, user=mover, notation=turn, expected_ply=0
         )
         for name, socket in sockets.items():

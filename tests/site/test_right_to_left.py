@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.template import Context, Template
 from django.urls import reverse
 
-from game import services
+from game.services.starting import game_create_seek, game_join
 from tests.games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -35,8 +35,8 @@ def players():
 
 def test_a_table_isolates_names_and_reads_the_clocks_left_to_right(client, players) -> None:
     alice, bob = players
-    seek = services.game_create_seek(user=alice, trump="S", time_control=(3, 2))
-    game = services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    game = game_join(game_id=seek.pk, user=bob, trump="H")
 
     html = client.get(reverse("game:table", args=[game.pk]), headers=HEBREW).content.decode()
 

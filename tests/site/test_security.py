@@ -21,8 +21,9 @@ from django.urls import reverse
 
 from archive.models import ImportedGame
 from chat.models import ChatMessage
-from game import services
 from game.models import Move
+from game.services.endings import game_resign
+from game.services.starting import game_create_seek, game_join
 from yourtrumps_site.asgi import websocket_routes
 from yourtrumps_site.sockets import UNKNOWN_PATH_CODE
 
@@ -31,8 +32,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def game(alice, bob):
-    seek = services.game_create_seek(user=alice, trump="S")
-    return services.game_join(game_id=seek.pk, user=bob, trump="H")
+    seek = game_create_seek(user=alice, trump="S")
+    return game_join(game_id=seek.pk, user=bob, trump="H")
 
 
 # --- Unknown ids ------------------------------------------------------------------------------
@@ -72,7 +73,7 @@ def test_a_move_the_busy_database_cannot_fit_in_is_a_503_not_a_500(
     def locked(**kwargs: object) -> None:
         raise OperationalError("database is locked (waited for this process)")
 
-    monkeypatch.setattr(services, "game_play_move", locked)
+    monkeypatch.setattr("game.views.game_play_move", locked)
     client.force_login(alice)
     response = client.post(reverse("game:move", args=[game.pk]), {"move": "take", "ply": 0})
     assert response.status_code == 503 and response["Retry-After"] == "5"
@@ -108,7 +109,7 @@ def test_a_nul_in_a_form_field_is_refused_and_changes_nothing(client, alice, gam
 
 @pytest.mark.django_db
 def test_an_uploaded_record_holding_a_nul_is_refused_with_a_message(client, alice, game):
-    services.game_resign(game_id=game.pk, user=alice)
+    game_resign(game_id=game.pk, user=alice)
     record = client.get(reverse("archive:record", args=[game.pk])).content
     upload = SimpleUploadedFile("game.txt", record.replace(b"\n\n", b"\n\n\x00", 1))
     response = client.post(reverse("archive:import"), {"file": upload})
@@ -155,8 +156,8 @@ async def test_a_malformed_chat_frame_gets_an_error_back_and_the_socket_lives(fr
     def make():
         users = get_user_model().objects
         alice, bob = users.create_user("alice"), users.create_user("bob")
-        seek = services.game_create_seek(user=alice, trump="S")
-        return services.game_join(game_id=seek.pk, user=bob, trump="H"), alice
+        seek = game_create_seek(user=alice, trump="S")
+        return game_join(game_id=seek.pk, user=bob, trump="H"), alice
 
     game, alice = await make()
     sender, (connected, _) = await _socket(f"/ws/games/{game.pk}/", alice)

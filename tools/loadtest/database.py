@@ -113,7 +113,8 @@ def play_to_ply(
 
     from game.models import Game
     from game.selectors import stored_state
-    from game.services import GameError, game_play_move
+    from game.services import GameError
+    from game.services.play import game_play_move
 
     started = time.monotonic()
     turns = short = 0

@@ -27,11 +27,12 @@ from django.test import Client, override_settings
 from django.utils.crypto import get_random_string
 from django.utils.translation import get_language
 
-from game import services
-from game.consumers import _read_and_render
+from game.consumers.table import _read_and_render
 from game.live import Moved
 from game.models import Game
 from game.selectors import stored_state
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 
 
 async def post(application: Any, path: str, data: dict[str, object], cookie: str) -> int:
@@ -88,8 +89,8 @@ class Command(BaseCommand):
         spent = {turn: 0.0, "two updates": 0.0}
         moves = 0
         for _ in range(options["games"]):
-            seek = services.game_create_seek(user=players[0], trump="S")
-            game = services.game_join(game_id=seek.pk, user=players[1], trump="H")
+            seek = game_create_seek(user=players[0], trump="S")
+            game = game_join(game_id=seek.pk, user=players[1], trump="H")
             for _ in range(options["turns"]):
                 game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
                 state = stored_state(game)
@@ -98,7 +99,7 @@ class Command(BaseCommand):
                 move = rng.choice(list(state.legal_moves()))
                 started = time.perf_counter()
                 if options["via"] == "socket":
-                    services.game_play_move(
+                    game_play_move(
                         game_id=game.pk,
                         user=players[state.position.to_move],
                         notation=str(move),

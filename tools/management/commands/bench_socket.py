@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.test import Client
 
-from game import services
+from game.services.starting import game_create_seek, game_join
 
 
 class Command(BaseCommand):
@@ -34,8 +34,8 @@ class Command(BaseCommand):
 
         users = get_user_model().objects
         players = [users.get_or_create(username=f"bench-{name}")[0] for name in "ab"]
-        seek = services.game_create_seek(user=players[0], trump="S")
-        game = services.game_join(game_id=seek.pk, user=players[1], trump="H")
+        seek = game_create_seek(user=players[0], trump="S")
+        game = game_join(game_id=seek.pk, user=players[1], trump="H")
         cookies = []
         for player in players:
             client = Client()

@@ -23,9 +23,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.management.base import BaseCommand
 from django.utils import translation
 
-from game import services
 from game.models import Game
 from game.selectors import history_of
+from game.services.play import game_play_move
+from game.services.starting import game_create_seek, game_join
 from game.table_markup import render_table, render_turn
 from game.tables import tables_for
 
@@ -45,9 +46,9 @@ class Command(BaseCommand):
         users = get_user_model().objects
         players = [users.get_or_create(username=f"bench-{name}")[0] for name in "ab"]
         viewers = [(0, players[0]), (1, players[1]), (None, AnonymousUser())]
-        seek = services.game_create_seek(user=players[0], trump="S")
+        seek = game_create_seek(user=players[0], trump="S")
         Game.objects.filter(pk=seek.pk).update(seed=SEED)
-        game = services.game_join(game_id=seek.pk, user=players[1], trump="H")
+        game = game_join(game_id=seek.pk, user=players[1], trump="H")
         rng = random.Random(options["seed"])
         repeat = options["repeat"]
         totals: dict[str, list[float]] = {"table": [], "turn": []}
@@ -55,7 +56,7 @@ class Command(BaseCommand):
             history = history_of(game)
             while history.ply < ply and game.status == Game.Status.ACTIVE:
                 moves = [m for m in history.legal_moves() if not m.is_take]
-                services.game_play_move(
+                game_play_move(
                     game_id=game.pk,
                     user=players[history.position.to_move],
                     notation=str(rng.choice(moves or list(history.legal_moves()))),

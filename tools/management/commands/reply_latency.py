@@ -19,9 +19,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import services
 from game.models import Game
 from game.selectors import stored_state
+from game.services.play import game_play_move
+from game.services.starting import game_create_vs_computer
 
 
 class Command(BaseCommand):
@@ -36,7 +37,7 @@ class Command(BaseCommand):
         person, _ = get_user_model().objects.get_or_create(username="reply-latency-bench")
         since = time.time()
         games = [
-            services.game_create_vs_computer(user=person, level=options["level"], trump="S")
+            game_create_vs_computer(user=person, level=options["level"], trump="S")
             for _ in range(options["games"])
         ]
         for _ in range(options["turns"]):
@@ -72,6 +73,4 @@ class Command(BaseCommand):
                 raise CommandError(f"game {game.pk}: no reply in 30 s: are task workers running?")
             time.sleep(0.01)
         notation = str(state.legal_moves()[0])
-        services.game_play_move(
-            game_id=game.pk, user=person, notation=notation, expected_ply=state.ply
-        )
+        game_play_move(game_id=game.pk, user=person, notation=notation, expected_ply=state.ply)
