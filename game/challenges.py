@@ -4,8 +4,9 @@ accepts it (a game like any other begins, rated or casual) or declines it with a
 These are services (DESIGN.md): keyword-only, one transaction each, the challenge's row locked.
 Each change tells both players' sockets once committed (``challenge.changed`` to their user
 groups, :mod:`game.live`): the challenged player sees a challenge on whatever page they are on,
-and the challenger sees the answer. The game options are checked, and the game is made and
-dealt, by the same code as a seek's (:mod:`game.services.dealing`).
+and the challenger sees the answer. A challenge keeps its :class:`~game.options.GameOptions` in
+its row, and the game is made and dealt from them by the same code as a seek's
+(:mod:`game.services.dealing`).
 
 A challenge waits :data:`EXPIRY` for its answer. Lichess keeps one while the challenger's page
 is open, which needs the page to ping; a fixed expiry needs nothing running: a challenge past it
@@ -23,11 +24,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ChallengesFrom
-from accounts.ratings import NEAR_RATING
+from accounts.ratings import NEAR_RATING, Speed
 from accounts.selectors import challenges_from, player_name, ratings_now
 from chat.selectors import has_muted
 from game.live import send_after_commit, user_group
 from game.models import Challenge, Game
+from game.options import GameOptions
 from game.services import GameError
 from game.services.dealing import deal_part, new_game, start, suit
 from game.templatetags.bidi import isolate
@@ -56,20 +58,20 @@ def refusal(challenger: AbstractBaseUser, challenged: AbstractBaseUser) -> str |
 
 
 def _refusal_in_speed(
-    challenger: AbstractBaseUser, challenged: AbstractBaseUser, game: Game, now: datetime
+    challenger: AbstractBaseUser, challenged: AbstractBaseUser, speed: Speed, now: datetime
 ) -> str | None:
-    """:func:`refusal`, and whether their ratings in ``game``'s speed are near enough for a
-    player who hears only players near their rating."""
+    """:func:`refusal`, and whether their ratings in ``speed`` are near enough for a player who
+    hears only players near their rating."""
     refused = refusal(challenger, challenged)
     if refused is not None or challenges_from(challenged) != ChallengesFrom.NEAR:
         return refused
-    ratings = ratings_now([challenger.pk, challenged.pk], game.speed, now)
+    ratings = ratings_now([challenger.pk, challenged.pk], speed, now)
     if abs(ratings[challenger.pk].rating - ratings[challenged.pk].rating) <= NEAR_RATING:
         return None
     return _(
         "%(name)s accepts challenges only from players within %(points)s points of their "
         "%(speed)s rating."
-    ) % {"name": isolate(player_name(challenged)), "points": NEAR_RATING, "speed": game.speed.label}
+    ) % {"name": isolate(player_name(challenged)), "points": NEAR_RATING, "speed": speed.label}
 
 
 def _tell(challenge: Challenge) -> None:
@@ -85,19 +87,15 @@ def challenge_create(
     challenger: AbstractBaseUser,
     challenged: AbstractBaseUser,
     trump: str,
-    deck: int = 36,
-    must_beat: bool = False,
-    sixes_to_owner: bool = False,
-    time_control: tuple[int, int] | None = None,
-    rated: bool = False,
+    options: GameOptions = GameOptions(),
     now: datetime | None = None,
 ) -> Challenge:
-    """``challenger`` challenges ``challenged`` to a game with these options (``trump`` is the
+    """``challenger`` challenges ``challenged`` to a game played by ``options`` (``trump`` is the
     challenger's own), refused with a :class:`GameError` that says why: a player who does not
     hear this challenger's challenges, or one already waiting for its answer."""
     now = now or timezone.now()
-    game = new_game(challenger, trump, deck, must_beat, sixes_to_owner, time_control)
-    refused = _refusal_in_speed(challenger, challenged, game, now)
+    trump = suit(trump)
+    refused = _refusal_in_speed(challenger, challenged, options.speed, now)
     if refused is not None:
         raise GameError(refused)
     waiting = Challenge.objects.filter(
@@ -114,13 +112,8 @@ def challenge_create(
     challenge = Challenge.objects.create(
         challenger=challenger,
         challenged=challenged,
-        trump=game.trump0,
-        deck=game.deck,
-        must_beat=game.must_beat,
-        sixes_to_owner=game.sixes_to_owner,
-        clock_initial=game.clock_initial,
-        clock_increment=game.clock_increment,
-        rated=rated,
+        trump=trump,
+        **options.fields(),
         created_at=now,
         expires_at=now + EXPIRY,
     )
@@ -192,20 +185,12 @@ def _begin(challenge: Challenge, user: AbstractBaseUser, trump: str, now: dateti
         raise GameError(
             _("%(name)s can no longer play.") % {"name": isolate(player_name(challenger))}
         )
-    game = new_game(
-        challenger,
-        challenge.trump,
-        challenge.deck,
-        challenge.must_beat,
-        challenge.sixes_to_owner,
-        challenge.time_control,
-    )
+    game = new_game(challenger, challenge.trump, GameOptions.of(challenge))
     game.seat1 = user  # type: ignore[assignment]
     game.part1 = deal_part("")[0]  # the challenge's answer carries no browser's part
     game.trump1 = suit(trump)
     if game.trump1 == game.trump0:
         raise GameError(_("Your trump suit must differ from your opponent's."))
-    game.rated = challenge.rated
     start(game, now)
     game.save()
     challenge.game = game

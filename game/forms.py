@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from game.ai import LEVELS
 from game.levels import LEVEL_NAMES
 from game.models import Challenge
+from game.options import TIME_CONTROLS, GameOptions
 from game.services import GameError
-from game.services.dealing import TIME_CONTROLS, table_rules
 
 TRUMPS = [("S", _("♠ Spades")), ("H", _("♥ Hearts")), ("D", _("♦ Diamonds")), ("C", _("♣ Clubs"))]
 DECKS = [
@@ -30,7 +30,9 @@ def deal_part() -> forms.CharField:
 
 
 class GameOptionsForm(forms.Form):
-    """What every new game asks: a trump of one's own and the rules it is played by."""
+    """What every new game asks: a trump of one's own and the options it is played by, cleaned
+    into one :class:`~game.options.GameOptions` (``cleaned_data["options"]``; rated where the
+    form asks, else casual)."""
 
     trump = forms.ChoiceField(label=_("Your trump suit"), choices=TRUMPS)
     deck = forms.TypedChoiceField(label=_("Pack"), choices=DECKS, coerce=int, initial=36)
@@ -49,31 +51,26 @@ class GameOptionsForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if "deck" in data:
+        if "deck" in data and "clock" in data:
             try:
-                table_rules(data["deck"], data["must_beat"], data["sixes_to_owner"])
-            except GameError as error:
+                data["options"] = GameOptions(
+                    deck=data["deck"],
+                    must_beat=data["must_beat"],
+                    sixes_to_owner=data["sixes_to_owner"],
+                    time_control=_time_control(data["clock"]),
+                    rated=data.get("rated", False),
+                )
+            except GameError as error:  # of the choices offered, only sixes on a small pack
                 self.add_error("sixes_to_owner", str(error))
         return data
 
-    def table_settings(self) -> dict[str, object]:
-        """The cleaned settings, as the services' keyword arguments."""
-        data = self.cleaned_data
-        return {
-            "trump": data["trump"],
-            "deck": data["deck"],
-            "must_beat": data["must_beat"],
-            "sixes_to_owner": data["sixes_to_owner"],
-            "time_control": self.time_control(),
-            "part": data["part"],
-        }
 
-    def time_control(self) -> tuple[int, int] | None:
-        value = self.cleaned_data.get("clock")
-        if not value:
-            return None
-        minutes, increment = value.split("+")
-        return int(minutes), int(increment)
+def _time_control(clock: str) -> tuple[int, int] | None:
+    """The lobby's ``3+2`` as (minutes, increment); ``None`` for an untimed game (``""``)."""
+    if not clock:
+        return None
+    minutes, increment = clock.split("+")
+    return int(minutes), int(increment)
 
 
 class SeekForm(GameOptionsForm):

@@ -29,6 +29,7 @@ from accounts.ratings import speed_of
 from accounts.selectors import ratings_now
 from game.live import tell_after_commit
 from game.models import Game, PoolEntry
+from game.options import GameOptions
 from game.services import GameError
 from game.services.starting import game_create_paired
 
@@ -129,14 +130,13 @@ def pool_enter(
     )
     if playing.exists():
         raise GameError(_("Finish your game in play before you look for another."))
-    minutes, increment = time_control
-    initial = minutes * 60
-    rating = ratings_now([user_id], speed_of(initial, increment), now)[user_id].rating
+    options = GameOptions(time_control=time_control, rated=rated)
+    rating = ratings_now([user_id], options.speed, now)[user_id].rating
     entry = PoolEntry(
         user=user,
-        clock_initial=initial,
-        clock_increment=increment,
-        rated=rated,
+        clock_initial=options.clock_initial,
+        clock_increment=options.clock_increment,
+        rated=options.rated,
         rating=round(rating),
         channel_name=channel_name,
         entered_at=now,
@@ -210,17 +210,19 @@ def _pair(entry: PoolEntry, opponent: PoolEntry) -> Game:
     who waited longer sits first, as a seek's maker does. Their entries go, and both sockets are
     told once committed."""
     first, second = sorted((opponent, entry), key=lambda e: e.entered_at)
-    game = game_create_paired(
-        seat0=first.user,
-        seat1=second.user,
-        time_control=(entry.clock_initial // 60, entry.clock_increment),
-        rated=entry.rated,
-    )
+    game = game_create_paired(seat0=first.user, seat1=second.user, options=_options(entry))
     PoolEntry.objects.filter(pk__in=[e.pk for e in (entry, opponent) if e.pk is not None]).delete()
     message = {"type": "pool.paired", "url": game.get_absolute_url()}
     for paired in (first, second):
         tell_after_commit(paired.channel_name, message)
     return game
+
+
+def _options(entry: PoolEntry) -> GameOptions:
+    """The options of the games an entry waits for: its time control, rated or not, on the pool's
+    pack (36 cards) without variants."""
+    time_control = (entry.clock_initial // 60, entry.clock_increment)
+    return GameOptions(time_control=time_control, rated=entry.rated)
 
 
 def pool_leave(*, channel_name: str) -> None:

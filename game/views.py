@@ -135,13 +135,14 @@ def _refuse(request: HttpRequest, problems: list[str]) -> HttpResponse:
 @require_POST
 def seek_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
-        private, rated = form.cleaned_data["private"], form.cleaned_data["rated"]
+        data = form.cleaned_data
         return game_create_seek(
             user=request.user,
-            private=private,
-            rated=rated,
+            trump=data["trump"],
+            options=data["options"],
+            private=data["private"],
+            part=data["part"],
             secret=request.session.get(NEXT_SECRET, ""),
-            **form.table_settings(),
         )
 
     return _create_game(request, SeekForm(request.POST), create)
@@ -151,14 +152,15 @@ def seek_create(request: HttpRequest) -> HttpResponse:
 @require_POST
 def computer_create(request: HttpRequest) -> HttpResponse:
     def create(form: GameOptionsForm) -> Game:
-        level = form.cleaned_data["level"]
-        game = game_create_vs_computer(
+        data = form.cleaned_data
+        return game_create_vs_computer(
             user=request.user,
-            level=level,
+            level=data["level"],
+            trump=data["trump"],
+            options=data["options"],
+            part=data["part"],
             secret=request.session.get(NEXT_SECRET, ""),
-            **form.table_settings(),
         )
-        return game
 
     return _create_game(request, ComputerForm(request.POST), create)
 
@@ -384,16 +386,16 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     form = ChallengeForm(request.POST)
     if not form.is_valid():
         return _challenge_answer(request, _problems(form))
-    options = form.table_settings()
-    # The deal's secret is drawn when the challenge is accepted, after this part would have
-    # arrived: a part the server saw first proves nothing, so the server draws both.
-    del options["part"]
+    data = form.cleaned_data
+    # No part of the deal from this form: the deal's secret is drawn when the challenge is
+    # accepted, after this part would have arrived, and a part the server saw first proves
+    # nothing, so the server draws both.
     try:
         challenges.challenge_create(
             challenger=request.user,
             challenged=challenged,
-            rated=form.cleaned_data["rated"],
-            **options,
+            trump=data["trump"],
+            options=data["options"],
         )
     except GameError as error:
         return _challenge_answer(request, str(error))

@@ -3,6 +3,7 @@
 import random
 
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import history_of
 from game.services.play import game_play_move
 from game.services.starting import game_create_seek, game_join
@@ -50,7 +51,9 @@ def dealt_game(
     rated: bool = False,
 ) -> Game:
     """A 24-card game between two people, dealt from :data:`DEAL`, its first turn to play."""
-    seek = game_create_seek(user=seat0, trump="S", deck=24, time_control=time_control, rated=rated)
+    seek = game_create_seek(
+        user=seat0, trump="S", options=GameOptions(deck=24, time_control=time_control, rated=rated)
+    )
     Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)
     return game_join(game_id=seek.pk, user=seat1, trump="H")
 

@@ -1,5 +1,6 @@
-"""A new game before its first turn: its options checked, the three parts of its deal (the
-server's secret and each seat's part), and the deal made with the clocks set running."""
+"""A new game before its first turn: its row made from its options and its creator's trump, the
+three parts of its deal (the server's secret and each seat's part), and the deal made with the
+clocks set running."""
 
 from __future__ import annotations
 
@@ -15,22 +16,9 @@ from accounts.selectors import ratings_now
 from game import background, engine
 from game.engine import fairness
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import set_state
 from game.services import GameError
-
-#: Time controls offered in the lobby: (minutes, increment in seconds).
-TIME_CONTROLS = ((1, 1), (3, 2), (5, 3), (10, 5), (15, 10))
-
-
-def table_rules(deck: int, must_beat: bool, sixes_to_owner: bool) -> engine.Rules:
-    """A new table's variants, checked: RULES.md gives sixes to owner to the 36-card pack only
-    (the engine plays it on any pack, as positions of other sites may carry it)."""
-    if sixes_to_owner and deck != 36:
-        raise GameError(_("Sixes to owner needs the 36-card pack: a smaller pack has no sixes."))
-    try:
-        return engine.Rules(deck=deck, must_beat=must_beat, sixes_to_owner=sixes_to_owner)
-    except engine.EngineError as error:
-        raise GameError(str(error)) from None
 
 
 def suit(letter: str) -> str:
@@ -38,15 +26,6 @@ def suit(letter: str) -> str:
         return engine.Suit.parse(letter).letter
     except engine.EngineError:
         raise GameError(_("Choose a trump suit: spades, hearts, diamonds or clubs.")) from None
-
-
-def _clock(time_control: tuple[int, int] | None) -> tuple[int | None, int]:
-    if time_control is None:
-        return None, 0
-    if tuple(time_control) not in TIME_CONTROLS:
-        raise GameError(_("That time control is not offered."))
-    minutes, increment = time_control
-    return minutes * 60, increment
 
 
 def deal_secret() -> str:
@@ -114,30 +93,17 @@ def note_ratings(game: Game, now: datetime) -> None:
 
 
 def new_game(
-    user: object,
-    trump: str,
-    deck: int,
-    must_beat: bool,
-    sixes_to_owner: bool,
-    time_control: tuple[int, int] | None,
-    part: str = "",
-    secret: str = "",
+    user: object, trump: str, options: GameOptions, part: str = "", secret: str = ""
 ) -> Game:
-    """An unsaved game with its creator in seat 0, the table's settings checked, the server's
-    ``secret`` (drawn now if none) and seat 0's ``part`` (from its browser; drawn by the server
-    if none) of the deal."""
-    table_rules(deck, must_beat, sixes_to_owner)
-    initial, increment = _clock(time_control)
+    """An unsaved game played by ``options``, with its creator in seat 0 and their ``trump``
+    checked, the server's ``secret`` (drawn now if none) and seat 0's ``part`` (from its
+    browser; drawn by the server if none) of the deal."""
     part0, from_browser = deal_part(part)
     return Game(
         **committed(secret),
+        **options.fields(),
         part0=part0,
         part0_from_browser=from_browser,
         seat0=user,
         trump0=suit(trump),
-        deck=deck,
-        must_beat=must_beat,
-        sixes_to_owner=sixes_to_owner,
-        clock_initial=initial,
-        clock_increment=increment,
     )

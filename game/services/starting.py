@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from game import ai, engine
 from game.live import events_of, publish_joined, publish_lobby
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import start_position
 from game.services import GameError
 from game.services.dealing import (
@@ -40,16 +41,12 @@ def game_create_seek(
     *,
     user: object,
     trump: str,
-    deck: int = 36,
-    must_beat: bool = False,
-    sixes_to_owner: bool = False,
-    time_control: tuple[int, int] | None = None,
+    options: GameOptions = GameOptions(),
     private: bool = False,
-    rated: bool = False,
     part: str = "",
     secret: str = "",
 ) -> Game:
-    """An open seek (or a private game waiting for its invitee) in seat 0, ``rated`` or casual,
+    """An open seek (or a private game waiting for its invitee) in seat 0, played by ``options``,
     with ``part`` as seat 0's part of the deal (none: the server draws it) and ``secret`` as the
     server's (from :func:`~game.services.dealing.deal_secret`; none: drawn now); a player may
     have ``LIMIT_OPEN_SEEKS`` waiting at once (:class:`TooManySeeks`)."""
@@ -65,10 +62,9 @@ def game_create_seek(
             )
             % {"count": limit}
         )
-    game = new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part, secret)
+    game = new_game(user, trump, options, part, secret)
     game.private = private
-    game.rated = rated
-    if rated:
+    if game.rated:
         note_ratings(game, timezone.now())
     game.save()
     if not private:
@@ -76,18 +72,16 @@ def game_create_seek(
     return game
 
 
-def game_create_paired(
-    *, seat0: object, seat1: object, time_control: tuple[int, int], rated: bool
-) -> Game:
-    """A game between two players the quick-pairing pool matched (``game.pool``), dealt and in
-    play at once, inside the caller's transaction. No one chose a trump, so each gets a suit of
-    their own at random (RULES.md: the two differ); who starts is the deal's, at random too."""
+def game_create_paired(*, seat0: object, seat1: object, options: GameOptions) -> Game:
+    """A game between two players the quick-pairing pool matched (``game.pool``), played by
+    ``options``, dealt and in play at once, inside the caller's transaction. No one chose a
+    trump, so each gets a suit of their own at random (RULES.md: the two differ); who starts is
+    the deal's, at random too."""
     trump0, trump1 = random.sample([s.letter for s in engine.Suit], 2)
-    game = new_game(seat0, trump0, 36, False, False, time_control)
+    game = new_game(seat0, trump0, options)
     game.seat1 = seat1  # type: ignore[assignment]
     game.part1 = deal_part("")[0]  # no browser sent one: the pairing came over a socket
     game.trump1 = trump1
-    game.rated = rated
     start(game, timezone.now())
     game.save()
     return game
@@ -168,19 +162,19 @@ def game_create_vs_computer(
     user: object,
     level: str,
     trump: str,
-    deck: int = 36,
-    must_beat: bool = False,
-    sixes_to_owner: bool = False,
-    time_control: tuple[int, int] | None = None,
+    options: GameOptions = GameOptions(),
     part: str = "",
     secret: str = "",
 ) -> Game:
-    """A game against the computer, dealt at once from the server's ``secret`` (as for
-    :func:`game_create_seek`), the player's ``part`` (none: the server draws it) and the
-    computer's, which the server draws; the computer takes another trump."""
+    """A game against the computer, played by ``options`` (never rated: the computer has no
+    rating), dealt at once from the server's ``secret`` (as for :func:`game_create_seek`), the
+    player's ``part`` (none: the server draws it) and the computer's, which the server draws;
+    the computer takes another trump."""
     if level not in ai.LEVELS:
         raise GameError(_("Choose a level: %(levels)s.") % {"levels": ", ".join(ai.LEVELS)})
-    game = new_game(user, trump, deck, must_beat, sixes_to_owner, time_control, part, secret)
+    if options.rated:  # no form offers it
+        raise ValueError("a game against the computer cannot be rated")
+    game = new_game(user, trump, options, part, secret)
     game.ai_level = level
     game.part1, game.part1_from_browser = deal_part("")
     others = [s.letter for s in engine.Suit if s.letter != game.trump0]
@@ -194,7 +188,8 @@ def game_create_vs_computer(
 @transaction.atomic
 def game_rematch(*, game_id: int, user: object) -> Game | None:
     """Ask for a rematch, or agree to the opponent's: once both want it (the computer always
-    does), a new game with the same seats, trumps and rules, whose loser (or non-starter) leads.
+    does), a new game with the same seats, trumps and options, whose loser (or non-starter)
+    leads.
     ``None`` while it waits for the opponent, who is told on their table."""
     game = locked(game_id)
     seat = game.seat_of(user)
@@ -215,6 +210,7 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
     rematch = Game(
         # Its deal's parts are all the server's: a rematch starts from one click.
         **committed(),
+        **GameOptions.of(game).fields(),
         part0=deal_part("")[0],
         part1=deal_part("")[0],
         seat0=game.seat0,
@@ -222,12 +218,6 @@ def game_rematch(*, game_id: int, user: object) -> Game | None:
         ai_level=game.ai_level,
         trump0=game.trump0,
         trump1=game.trump1,
-        deck=game.deck,
-        must_beat=game.must_beat,
-        sixes_to_owner=game.sixes_to_owner,
-        clock_initial=game.clock_initial,
-        clock_increment=game.clock_increment,
-        rated=game.rated,
         rematch_of=game,
         first_player=starter,
     )

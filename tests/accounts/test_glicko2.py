@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from accounts.glicko2 import Glicko, Result, idle, rate
 from accounts.ratings import TAU, Speed, shown, signed, speed_of
-from game.services.dealing import TIME_CONTROLS
+from game.options import TIME_CONTROLS
 
 
 def test_the_papers_example_player_ends_at_1464_06_151_52_0_05999():

@@ -16,6 +16,7 @@ from accounts.models import Rating
 from accounts.ratings import Speed
 from accounts.services import account_close
 from game.models import Game
+from game.options import GameOptions
 from game.services.endings import game_resign
 from game.services.starting import game_create_seek
 from moderation import services as moderation
@@ -48,7 +49,7 @@ def established(username: str, rating: float, *, away: timedelta = timedelta(0),
 
 
 def test_the_lobby_shows_a_rated_seeks_rating_and_whether_a_seek_is_rated(client, alice, bob):
-    game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
+    game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(5, 3), rated=True))
     game_create_seek(user=bob, trump="H")
     html = page(client, None, "game:lobby")
     assert '<bdi>alice</bdi> <span class="rating" dir="ltr">1500?</span></span>' in html
@@ -67,7 +68,9 @@ def test_a_seek_is_rated_when_the_lobbys_box_is_ticked_as_it_is_at_first(client,
 
 
 def test_a_rated_invitation_and_its_waiting_table_say_it_is_rated(client, alice, bob):
-    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2), private=True, rated=True)
+    seek = game_create_seek(
+        user=alice, trump="S", private=True, options=GameOptions(time_control=(3, 2), rated=True)
+    )
     said = "A rated game (Blitz): the result changes both players' ratings."
     assert said in page(client, alice, "game:table", seek.pk)
     assert said in page(client, bob, "game:invite", seek.invite_token)

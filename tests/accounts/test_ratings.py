@@ -14,6 +14,7 @@ from accounts.models import Rating, RatingChange
 from accounts.ratings import START, Speed
 from game.live import LIVE_GAMES
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import notations_of, stored_state
 from game.services import saving
 from game.services.endings import game_abort, game_claim_timeout, game_offer_draw, game_resign
@@ -106,7 +107,9 @@ def test_a_rated_game_notes_its_players_ratings_as_it_begins(alice, bob, carol):
     """Seat 0's as its seek waits (for the lobby), both once it is dealt (for the table)."""
     earlier = dealt_game(alice, carol, (3, 2), rated=True)
     game_resign(game_id=earlier.pk, user=carol)
-    seek = game_create_seek(user=alice, trump="S", time_control=(5, 3), rated=True)
+    seek = game_create_seek(
+        user=alice, trump="S", options=GameOptions(time_control=(5, 3), rated=True)
+    )
     assert (seek.seat_rating(0), seek.seat_rating(1)) == (f"{round(rating(alice).rating)}?", "")
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     game = Game.objects.get(pk=game.pk)

@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 
 from archive import analysis
 from archive import services as archive_services
+from game.options import GameOptions
 from game.selectors import history_of
 from game.services.chat import game_chat_post
 from game.services.play import game_play_move
@@ -149,7 +150,7 @@ def set_up_the_site() -> dict[str, int]:
         users.create_user(name, password=PASSWORD) for name in ("anna", "boris", "carla", "mila")
     )
     services.moderator_grant(user=mila)
-    seek = game_create_seek(user=anna, trump="S", time_control=(5, 3))
+    seek = game_create_seek(user=anna, trump="S", options=GameOptions(time_control=(5, 3)))
     game = game_join(game_id=seek.pk, user=boris, trump="H")
     for _ in range(3):
         history = history_of(game)

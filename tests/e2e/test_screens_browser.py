@@ -28,6 +28,7 @@ from accounts import services as accounts
 from accounts.models import Rating
 from accounts.verification import make_token
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import stored_state
 from game.services.endings import game_resign
 from game.services.play import game_play_move
@@ -194,7 +195,7 @@ def set_the_scene() -> Scene:
 
     def make() -> Scene:
         moderation.moderator_grant(user=mila)
-        seek = game_create_seek(user=anna, trump="S", rated=True)
+        seek = game_create_seek(user=anna, trump="S", options=GameOptions(rated=True))
         game = game_join(game_id=seek.pk, user=boris, trump="H")
         players = (anna, boris)
         # Turns until anna is to answer a card she can beat: boris takes what is on the pile,
@@ -219,7 +220,7 @@ def set_the_scene() -> Scene:
                 expected_ply=state.ply,
             )
         over = game_join(
-            game_id=game_create_seek(user=boris, trump="D", rated=True).pk,
+            game_id=game_create_seek(user=boris, trump="D", options=GameOptions(rated=True)).pk,
             user=anna,
             trump="C",
         )

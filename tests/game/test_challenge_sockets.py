@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from game import challenges
 from game.consumers.sockets import BANNED_CODE, LOGIN_NEEDED_CODE
+from game.options import GameOptions
 from game.routing import websocket_urlpatterns
 from game.services.starting import game_create_seek
 from moderation import services as moderation
@@ -37,7 +38,10 @@ def players(*names):
 @database_sync_to_async
 def challenge(challenger, challenged):
     return challenges.challenge_create(
-        challenger=challenger, challenged=challenged, trump="S", time_control=(3, 2)
+        challenger=challenger,
+        challenged=challenged,
+        trump="S",
+        options=GameOptions(time_control=(3, 2)),
     )
 
 

@@ -16,6 +16,7 @@ from accounts.ratings import Speed
 from chat import services as chat
 from game import challenges
 from game.models import Challenge, Game
+from game.options import GameOptions
 from game.selectors import challenges_answered, challenges_waiting
 from game.services import GameError
 from tests.groups import told_to_group
@@ -32,9 +33,15 @@ def challenges_by(user, now) -> list[Challenge]:
     return challenges_waiting(user, now)[1]
 
 
-def challenge(challenger, challenged, **options) -> Challenge:
-    options = {"trump": "S", "time_control": (3, 2), "rated": True, **options}
-    return challenges.challenge_create(challenger=challenger, challenged=challenged, **options)
+def challenge(challenger, challenged, trump="S", now=None, **options) -> Challenge:
+    options = {"time_control": (3, 2), "rated": True, **options}
+    return challenges.challenge_create(
+        challenger=challenger,
+        challenged=challenged,
+        trump=trump,
+        options=GameOptions(**options),
+        now=now,
+    )
 
 
 def test_an_accepted_challenge_is_a_game_with_its_options_under_way(alice, bob):

@@ -12,6 +12,7 @@ from django.urls import reverse
 from game import engine
 from game.engine import fairness
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import history_of, start_position
 from game.services.endings import game_resign
 from game.services.starting import (
@@ -30,7 +31,7 @@ PART0, PART1 = "a0" * 32, "0b" * 32
 
 
 def fair_game(alice, bob, part0=PART0, part1=PART1) -> Game:
-    seek = game_create_seek(user=alice, trump="S", deck=24, part=part0)
+    seek = game_create_seek(user=alice, trump="S", part=part0, options=GameOptions(deck=24))
     return game_join(game_id=seek.pk, user=bob, trump="H", part=part1)
 
 
@@ -92,7 +93,7 @@ def test_a_rematch_has_a_secret_of_its_own_and_server_drawn_parts(alice, bob):
 
 
 def test_a_seek_made_before_fair_deals_is_dealt_from_its_stored_seed(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)
     game = game_join(game_id=seek.pk, user=bob, trump="H", part=PART1)
     assert game.seed == DEAL
@@ -155,7 +156,7 @@ def test_other_parts_pasted_in_deal_otherwise_and_are_not_verified(client, alice
 
 
 def test_a_game_made_before_fair_deals_says_so(client, alice, bob):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     Game.objects.filter(pk=seek.pk).update(**LEGACY_DEAL)
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     game_resign(game_id=game.pk, user=bob)

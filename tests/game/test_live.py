@@ -9,6 +9,7 @@ from django.db import connection
 from game.engine import GameState
 from game.live import LIVE_GAMES, LiveGames
 from game.models import Game, Move
+from game.options import GameOptions
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
 from game.services.endings import game_offer_draw, game_resign
@@ -43,7 +44,7 @@ def _read(game_id):
 def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_read_gives_them(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     with django_capture_on_commit_callbacks(execute=True):
         game = game_join(game_id=seek.pk, user=bob, trump="H")
     stored = _read(game.pk)
@@ -62,7 +63,7 @@ def test_a_committed_turn_leaves_the_game_as_stored_and_the_tables_as_a_fresh_re
 def test_a_game_not_read_here_first_is_left_for_a_reader(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     with django_capture_on_commit_callbacks(execute=True):
         game = game_join(game_id=seek.pk, user=bob, trump="H")
     assert LIVE_GAMES.at(game.pk, 0) is None  # its players were never read here
@@ -73,7 +74,7 @@ def test_a_game_not_read_here_first_is_left_for_a_reader(
 def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     read = _read(game.pk)
     read.version -= 1  # a snapshot behind the game: the turns between are not known
@@ -85,7 +86,7 @@ def test_a_turn_whose_earlier_turns_are_unknown_leaves_them_to_be_read(
 def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_for_in_vain(
     alice, bob
 ):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     newer, older = _read(game.pk), _read(game.pk)
     older.version -= 1
@@ -97,7 +98,7 @@ def test_an_older_version_never_replaces_a_newer_one_and_a_newer_one_is_asked_fo
 
 
 def test_a_new_player_leaves_the_game_for_a_reader(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     live = LiveGames()
     live.read(_read(seek.pk))
     joined = game_join(game_id=seek.pk, user=bob, trump="H")
@@ -109,7 +110,7 @@ def test_only_the_latest_games_are_kept(alice, bob):
     live = LiveGames(size=2)
     games = []
     for _ in range(3):
-        seek = game_create_seek(user=alice, trump="S", deck=24)
+        seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
         games.append(_read(game_join(game_id=seek.pk, user=bob, trump="H").pk))
         live.read(games[-1])
     assert live.at(games[0].pk, 0) is None
@@ -144,7 +145,7 @@ def test_games_that_end_are_forgotten_so_only_the_games_in_play_are_kept(
 
 
 def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     game = _read(game_join(game_id=seek.pk, user=bob, trump="H").pk)
     live = LiveGames()
     live.read(game)
@@ -157,7 +158,7 @@ def test_what_is_kept_is_a_copy_its_reader_may_go_on_changing(alice, bob):
 
 def _kept_game(alice, bob, capture):
     """A game whose players and turns this process read, then two turns played here."""
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     with capture(execute=True):
         game = game_join(game_id=seek.pk, user=bob, trump="H")
     LIVE_GAMES.read(_read(game.pk))
@@ -284,7 +285,7 @@ def test_a_socket_arriving_where_the_kept_game_is_behind_reads_the_row(
 def test_a_turn_played_here_is_checked_and_shown_from_the_state_it_stored_without_reading_it(
     alice, bob, django_capture_on_commit_callbacks, monkeypatch
 ):
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     with django_capture_on_commit_callbacks(execute=True):
         game = game_join(game_id=seek.pk, user=bob, trump="H")
     LIVE_GAMES.read(_read(game.pk))
@@ -406,7 +407,7 @@ def test_a_change_that_cannot_be_followed_is_left_for_a_reader(
     behind.heard(game.pk, first)  # too late: nothing kept to follow from
     assert behind.at(game.pk, 0) is None
 
-    seek = game_create_seek(user=alice, trump="S", deck=24)
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(deck=24))
     waiting = LiveGames()
     waiting.read(_read(seek.pk))
     # The deal is a new state with no turn: only a read gives it (and the new player).

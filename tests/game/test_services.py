@@ -13,6 +13,7 @@ from game import engine, live
 from game.ai.players import choose
 from game.engine import fairness
 from game.models import Game, Move
+from game.options import GameOptions
 from game.selectors import check_state, history_of, stored_state
 from game.services import GameError
 from game.services.endings import (
@@ -84,7 +85,9 @@ def play(game, user, notation=None):
 
 
 def test_a_seek_waits_then_a_join_deals_from_the_stored_seed(alice, bob):
-    seek = game_create_seek(user=alice, trump="s", deck=24, time_control=(3, 2))
+    seek = game_create_seek(
+        user=alice, trump="s", options=GameOptions(deck=24, time_control=(3, 2))
+    )
     assert seek.status == Game.Status.SEEKING and seek.trump0 == "S"
     game = game_join(game_id=seek.pk, user=bob, trump="D")
     assert game.status == Game.Status.ACTIVE and game.seat1 == bob
@@ -109,9 +112,9 @@ def test_bad_settings_are_refused(alice):
     with pytest.raises(GameError, match="trump"):
         game_create_seek(user=alice, trump="X")
     with pytest.raises(GameError, match="time control"):
-        game_create_seek(user=alice, trump="S", time_control=(2, 1))
+        game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(2, 1)))
     with pytest.raises(GameError, match="deck"):
-        game_create_seek(user=alice, trump="S", deck=52)
+        game_create_seek(user=alice, trump="S", options=GameOptions(deck=52))
     with pytest.raises(GameError, match="level"):
         game_create_vs_computer(user=alice, level="grandmaster", trump="S")
 
@@ -160,7 +163,7 @@ def test_a_repetition_is_counted_from_the_log_while_the_state_keeps_one_count(ga
 
 
 def test_a_turn_stores_every_column_it_wrote_and_its_move_as_played(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(3, 2)))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     result = play(game, mover(game, alice, bob))
     stored = Game.objects.get(pk=game.pk)
@@ -275,9 +278,11 @@ def test_a_draw_offer_is_accepted_by_the_opponent_or_declined(game, alice, bob):
 @pytest.mark.parametrize("deck", [32, 24])
 def test_sixes_to_owner_is_refused_for_a_pack_without_sixes(alice, deck):
     with pytest.raises(GameError, match="needs the 36-card pack"):
-        game_create_seek(user=alice, trump="S", deck=deck, sixes_to_owner=True)
+        game_create_seek(user=alice, trump="S", options=GameOptions(deck=deck, sixes_to_owner=True))
     with pytest.raises(GameError, match="needs the 36-card pack"):
-        game_create_vs_computer(user=alice, level="easy", trump="S", deck=deck, sixes_to_owner=True)
+        game_create_vs_computer(
+            user=alice, level="easy", trump="S", options=GameOptions(deck=deck, sixes_to_owner=True)
+        )
     assert not Game.objects.exists()
 
 
@@ -292,7 +297,7 @@ def test_a_draw_offer_stands_through_its_makers_turn_until_the_opponent_moves(ga
 
 
 def test_a_flagged_player_loses_on_time(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(1, 1)))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(seconds=61)
@@ -307,7 +312,7 @@ def test_a_flagged_player_loses_on_time(alice, bob):
 
 
 def test_a_timeout_can_be_claimed_by_anyone(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(1, 1)))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     assert game_claim_timeout(game_id=game.pk).status == Game.Status.ACTIVE
     Game.objects.filter(pk=game.pk).update(
@@ -318,7 +323,7 @@ def test_a_timeout_can_be_claimed_by_anyone(alice, bob):
 
 
 def test_clocks_are_charged_and_given_the_increment(alice, bob):
-    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(3, 2)))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(seconds=10)

@@ -18,6 +18,7 @@ from archive import services as archive_services
 from archive.models import Analysis
 from game import tasks, workers
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import stored_state
 from game.services.play import game_play_move
 from game.services.starting import game_create_seek, game_create_vs_computer, game_join
@@ -282,7 +283,7 @@ def flag_checks(game):
 def timed_game(alice, bob, django_capture_on_commit_callbacks):
     """A 1+1 game between people, begun with its commit's callbacks run."""
     with django_capture_on_commit_callbacks(execute=True):
-        seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+        seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(1, 1)))
         return game_join(game_id=seek.pk, user=bob, trump="H")
 
 

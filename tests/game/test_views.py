@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from game.models import Game
+from game.options import GameOptions
 from game.selectors import history_of
 from game.services.endings import game_resign
 from game.services.play import game_play_move
@@ -183,7 +184,7 @@ def test_playing_the_computer_it_answers_each_turn(
 
 
 def test_a_page_that_saw_the_clock_run_out_has_the_server_judge_it(client, alice, bob):
-    seek = game_create_seek(user=alice, trump="S", time_control=(1, 1))
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(1, 1)))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
     html = client.get(reverse("game:table", args=[game.pk])).content.decode()
     assert f'data-claim="{reverse("game:claim_timeout", args=[game.pk])}"' in html

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.template import Context, Template
 from django.urls import reverse
 
+from game.options import GameOptions
 from game.services.starting import game_create_seek, game_join
 from tests.games import finished_game
 
@@ -35,7 +36,7 @@ def players():
 
 def test_a_table_isolates_names_and_reads_the_clocks_left_to_right(client, players) -> None:
     alice, bob = players
-    seek = game_create_seek(user=alice, trump="S", time_control=(3, 2))
+    seek = game_create_seek(user=alice, trump="S", options=GameOptions(time_control=(3, 2)))
     game = game_join(game_id=seek.pk, user=bob, trump="H")
 
     html = client.get(reverse("game:table", args=[game.pk]), headers=HEBREW).content.decode()
