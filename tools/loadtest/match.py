@@ -129,7 +129,9 @@ class Match:
             failures = 0
             if over:
                 run.stats.games_finished += 1
-                run.stats.finished_at.append(run.clock())
+                # A game that the turn in hand at the stop ends is counted at the stop, in the
+                # last slice, where that turn was counted.
+                run.stats.finished_at.append(min(run.clock(), run.stopped_at))
                 need_game = True
 
     async def _next_game(self) -> None:

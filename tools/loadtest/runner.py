@@ -186,8 +186,8 @@ async def _play(config: Config, sessions: dict[str, str]) -> tuple[Report, dict[
             lag_probe = asyncio.create_task(_watch_loop(run))
             tasks = [asyncio.create_task(start(i, m)) for i, m in enumerate(matches)]
             await run.sleep(config.seconds)
-            run.stopping.set()
-            stopped = run.clock()
+            run.stop()
+            stopped = run.stopped_at
             server_stopped = {pid: process_cpu_seconds(pid) for pid in config.pids}
             last_end = slice_end(run, matches)
             host_cpu = HostCpu.between(host_play_start, HostCpu.read())

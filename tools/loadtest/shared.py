@@ -20,6 +20,8 @@ class Run:
         self.stats = Stats(clock=self.clock)
         self.rng = random.Random(config.seed)
         self.stopping = asyncio.Event()
+        #: When the play stopped (run clock): the turns in hand are finished after it.
+        self.stopped_at = float("inf")
         self._first_games = 0  # the matches that made (or failed to make) their first game
         self._all_made = asyncio.Event()
 
@@ -35,6 +37,10 @@ class Run:
         _, pending = await asyncio.wait({made, stopped}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
+
+    def stop(self) -> None:
+        self.stopped_at = self.clock()
+        self.stopping.set()
 
     async def sleep(self, seconds: float) -> None:
         """Sleep, but wake at once when the run stops."""
