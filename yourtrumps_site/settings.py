@@ -355,7 +355,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "yourtrumps_site",  # first: its `runserver` is Daphne's, listening with room for a crowd
+    # First: its `runserver` is Daphne's, listening with room for a crowd; its `db_worker`
+    # extends django-tasks-db's.
+    "yourtrumps_site",
     "daphne",  # before staticfiles, so that `runserver` is Daphne's ASGI server
     "django.contrib.admin",
     "django.contrib.auth",
@@ -373,7 +375,7 @@ INSTALLED_APPS = [
     "tools",  # the load test, fuzzer and benches: commands only, imported by nothing
     "axes",
     "django_tasks",
-    "django_tasks_db",  # after game, whose `db_worker` command extends this one's
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [

@@ -21,7 +21,7 @@ from daphne.server import Server
 from django.conf import settings
 
 from game import cpu, workers
-from game.management.commands.serve import BACKLOG
+from yourtrumps_site.management.commands.serve import BACKLOG
 
 
 def with_backlog(endpoint: str, backlog: int = BACKLOG) -> str:
