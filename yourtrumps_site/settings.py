@@ -461,7 +461,7 @@ COMPUTER_PAUSE = env_int("COMPUTER_PAUSE_MS", 600) / 1000
 ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 500) / 1000
 ANALYSES_PER_USER = 2
 
-# --- Background tasks: django-tasks, stored in the database (game/tasks.py) ------------------
+# --- Background tasks: django-tasks, stored in the database (game/tasks.py, archive/tasks.py) --
 # The computer's replies, the analyses and the flag checks have a queue each, so that a long
 # analysis never delays a reply, nor a search a flag: a worker process serves one queue
 # (`manage.py db_worker --queue-name computer`).
@@ -477,6 +477,17 @@ if TASK_WORKER not in ("embedded", "external"):
 # How long an idle task worker sleeps before looking again (django-tasks-db's interval): a task
 # starts within this of falling due. An idle look is one indexed read per queue.
 TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 500) / 1000
+# What a task worker runs, on start and every 3 s, to ask again for the work of its queue that a
+# crash lost (yourtrumps_site/serving/recovery.py): the apps' functions, by name, since the
+# serving package imports no app.
+SERVING_TASK_RECOVERIES = {
+    "computer": ["game.tasks.ask_for_lost_replies"],
+    "analysis": ["archive.tasks.resume_analyses"],
+    "clock": ["game.tasks.ask_for_lost_flag_checks"],
+}
+# Where the tasks' searches and reviews run (game.cpu): the serving package's runner, which sends
+# them to child processes under runserver's embedded workers; the apps never import it.
+CPU_RUNNER = "yourtrumps_site.serving.cpu.run"
 
 # --- Logging in: django-axes locks out password guessing --------------------------------------
 # Axes' backend comes first and refuses a locked-out login before Django checks the password.

@@ -7,8 +7,9 @@ the rest, and each dropped client tries again only after its SYN's retransmissio
 sat half idle. This server listens with the backlog of ``manage.py serve``.
 
 With ``TASK_WORKER=embedded`` (``make run``) the serving process also serves the task queues,
-from threads of its own (:func:`game.workers.start_embedded`). Under the autoreloader that is
-the child that serves, which then dies with its parent, the process watching the files.
+from threads of its own (:func:`yourtrumps_site.serving.workers.start_embedded`). Under the
+autoreloader that is the child that serves, which then dies with its parent, the process
+watching the files.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from daphne.management.commands.runserver import Command as DaphneRunserver
 from daphne.server import Server
 from django.conf import settings
 
-from game import cpu, workers
 from yourtrumps_site.management.commands.serve import BACKLOG
+from yourtrumps_site.serving import parent_death, workers
 
 
 def with_backlog(endpoint: str, backlog: int = BACKLOG) -> str:
@@ -44,6 +45,6 @@ class Command(DaphneRunserver):
     def inner_run(self, *args: Any, **options: Any) -> None:
         if settings.TASK_WORKER == "embedded":
             if options["use_reloader"]:  # the autoreloader's child: not without its parent
-                cpu.die_with_parent(os.getppid())
+                parent_death.die_with_parent(os.getppid())
             workers.start_embedded()
         super().inner_run(*args, **options)

@@ -35,8 +35,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
 
-from game.cpu import signal_on_parent_death
-from game.workers import QUEUES
+from yourtrumps_site.serving.parent_death import signal_on_parent_death
+from yourtrumps_site.serving.workers import QUEUES
 
 #: Connections a port holds before they are accepted: Twisted's default of 50 drops a crowd that
 #: connects at once (the 1,000 sockets of 500 games).
