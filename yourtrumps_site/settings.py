@@ -356,8 +356,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     # First: its `runserver` is Daphne's, listening with room for a crowd; its `db_worker`
-    # extends django-tasks-db's.
-    "yourtrumps_site",
+    # extends django-tasks-db's; `serve` runs several of each (yourtrumps_site/serving/).
+    "yourtrumps_site.serving",
+    "yourtrumps_site",  # `backup` and `restore`
     "daphne",  # before staticfiles, so that `runserver` is Daphne's ASGI server
     "django.contrib.admin",
     "django.contrib.auth",

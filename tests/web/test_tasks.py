@@ -247,7 +247,7 @@ def test_runserver_starts_the_embedded_workers_when_told_to(
     """What `make run` does as it starts serving, with the effects recorded."""
     from daphne.management.commands.runserver import Command as DaphneRunserver
 
-    from yourtrumps_site.management.commands.runserver import Command
+    from yourtrumps_site.serving.management.commands.runserver import Command
 
     settings.TASK_WORKER = task_worker
     seen = []

@@ -11,7 +11,8 @@ upgrade is read against them before it ships.
 
 #: Package (as installed) -> the release the code here was written against.
 WRITTEN_AGAINST = {
-    "django": "5.2.19",  # handler.py
+    # handler.py; management/commands/db_worker.py: the autoreloader's DJANGO_AUTORELOAD_ENV
+    "django": "5.2.19",
     "asgiref": "3.13.0",  # handler.py: ThreadSensitiveContext(executor=)
     "channels": "4.3.2",  # channel_layer.py (the in-memory layer)
     # layer_watch.py: the pub/sub layer forgets its subscriptions when Redis restarts
@@ -25,4 +26,7 @@ WRITTEN_AGAINST = {
     # recovery.py: a row marked failed by hand is read back as django-tasks reads a failure
     # (`TaskResultStatus`, the exception class imported from `exception_class_path`)
     "django-tasks": "0.12.0",
+    # management/commands/runserver.py: Daphne's command's `server_cls` and `inner_run`, and
+    # `daphne.server.Server`'s `endpoints`, none of them documented
+    "daphne": "4.2.3",
 }

@@ -1,15 +1,13 @@
-"""``manage.py runserver``: Daphne's development server, listening with room for a crowd.
-
-Daphne listens through Twisted, whose TCP endpoints hold 50 connections waiting to be
-accepted. When a crowd connects at once (the 1,000 sockets of 500 games), the kernel drops
-the rest, and each dropped client tries again only after its SYN's retransmission timeout
-(1 s, then 3 s, 7 s, ...): the load test saw sockets take 15-18 s to open while the server
-sat half idle. This server listens with the backlog of ``manage.py serve``.
+"""``manage.py runserver``: Daphne's development server, listening with room for a crowd
+(:mod:`yourtrumps_site.serving.listen`: the backlog of ``manage.py serve``).
 
 With ``TASK_WORKER=embedded`` (``make run``) the serving process also serves the task queues,
 from threads of its own (:func:`yourtrumps_site.serving.workers.start_embedded`). Under the
 autoreloader that is the child that serves, which then dies with its parent, the process
 watching the files.
+
+It extends Daphne's command past its documented options: ``server_cls`` and ``inner_run``,
+and ``daphne.server.Server``'s ``endpoints``.
 """
 
 from __future__ import annotations
@@ -21,15 +19,8 @@ from daphne.management.commands.runserver import Command as DaphneRunserver
 from daphne.server import Server
 from django.conf import settings
 
-from yourtrumps_site.management.commands.serve import BACKLOG
 from yourtrumps_site.serving import parent_death, workers
-
-
-def with_backlog(endpoint: str, backlog: int = BACKLOG) -> str:
-    """A Twisted endpoint description, TCP ones listening with room for ``backlog``."""
-    if endpoint.startswith("tcp:") and ":backlog=" not in endpoint:
-        return f"{endpoint}:backlog={backlog}"
-    return endpoint
+from yourtrumps_site.serving.listen import with_backlog
 
 
 class CrowdServer(Server):

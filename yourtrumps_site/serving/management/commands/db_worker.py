@@ -1,6 +1,6 @@
 """``manage.py db_worker``: django-tasks-db's worker command, with the site's recovery beside it.
 
-It replaces the library's command of the same name (the site's app comes first in
+It replaces the library's command of the same name (the serving app comes first in
 ``INSTALLED_APPS``) and keeps its options and its worker, with these defaults: the
 site's queues, ``TASK_POLL_MS`` between looks, and a worker id that says where it
 runs (``host:pid:start``, see :func:`yourtrumps_site.serving.recovery.worker_id`).
