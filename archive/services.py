@@ -33,7 +33,7 @@ def analysis_request(
 
     An analysis is kept for good; asking again restarts only a failed one, which
     resumes where it stopped (one that died with its worker resumes by itself:
-    :func:`game.tasks.recover`). Each user may have ``ANALYSES_PER_USER`` queued
+    :func:`archive.tasks.resume_analyses`). Each user may have ``ANALYSES_PER_USER`` queued
     or running. Returns the analysis and whether it was queued now; its first
     step is then asked for once the commit lands.
     """

@@ -1,6 +1,7 @@
 """The analyses as durable tasks: a chain of short steps, each a task of its own, so that an
-analysis resumes where it stopped and a worker serves several in turn (:mod:`game.tasks` has the
-workers' recovery, which resumes an analysis left with no step pending)."""
+analysis resumes where it stopped and a worker serves several in turn. The workers' recovery runs
+:func:`resume_analyses` (``settings.SERVING_TASK_RECOVERIES``) for an analysis left with no step
+pending."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django_tasks import task
 from archive import analysis
 from archive.models import Analysis
 from game import background
-from game.tasks import GRACE, pending, recovers
+from game.tasks import GRACE, pending
 
 log = logging.getLogger(__name__)
 
@@ -46,5 +47,4 @@ def resume_analyses() -> int:
     return len(lost)
 
 
-recovers(ANALYSIS_QUEUE, resume_analyses)
 background.answer(background.ANALYSIS_STEP, ask_for_analysis)

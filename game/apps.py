@@ -9,5 +9,5 @@ class GameConfig(AppConfig):
     def ready(self) -> None:
         # The tasks register the background work the services ask for (game.background). The
         # receivers answer accounts' signals (a closed account's games). Embedded task workers
-        # are started by `manage.py runserver` (yourtrumps_site/management/commands/runserver.py).
+        # are started by `manage.py runserver` (yourtrumps_site/serving/workers.py).
         from game import receivers, tasks  # noqa: F401

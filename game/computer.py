@@ -1,7 +1,7 @@
 """The computer's reply to a person, as run by a task worker (:func:`game.tasks.computer_reply`).
 
-The search runs where :mod:`game.cpu` says: in a worker process's own process,
-or in a child of the web server whose embedded worker thread asked.
+The search runs where the server says (:mod:`game.cpu`): in a worker process's own
+process, or in a child of the web server whose embedded worker thread asked.
 """
 
 from __future__ import annotations

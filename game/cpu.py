@@ -1,78 +1,21 @@
-"""Where the background tasks' CPU work runs: in this process, or in a child of a web server.
-
-A worker process (``manage.py db_worker``) searches in its own process: it is
-away from every event loop already. A web server's embedded workers are threads
-of the web process, so that the moves they record are published from there (the
-in-memory channel layer reaches only its own process's sockets); their searches
-and reviews go to a child process instead (one per kind of work, so a long
-analysis never delays a reply), away from the event loop and its GIL. A child
-dies with its parent, even when the parent is killed (``PR_SET_PDEATHSIG``).
-
-No Django here: the children import this module to start.
+"""Where a task's CPU work (a search, a review) runs is the server's to say, not the game's:
+:func:`run` hands it to the function ``settings.CPU_RUNNER`` names (the serving package's,
+which sends it to a child process under a web server's embedded task workers and runs it in
+place in a ``db_worker``). What is sent must need no Django: a function of ``game.ai``.
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import signal
-import sys
-import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from typing import Any, TypeVar
+
+from django.conf import settings
+from django.utils.module_loading import import_string
 
 T = TypeVar("T")
 
-_PR_SET_PDEATHSIG = 1
-
-_pools: dict[str, ProcessPoolExecutor] = {}
-_lock = threading.Lock()
-_in_children = False
-
-
-def signal_on_parent_death(signum: int) -> None:
-    """Have the kernel send ``signum`` to this process when its parent (thread) ends (Linux)."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signum)
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` ends, however it ends."""
-    signal_on_parent_death(signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the line above: nobody will signal
-        os._exit(1)
-
-    def watch() -> None:  # where prctl is missing, or its signal was lost
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
-def use_children() -> None:
-    """From now on, :func:`run` sends the work to child processes (a web server's workers)."""
-    global _in_children
-    _in_children = True
-
 
 def run(kind: str, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``function(*args, **kwargs)``, here or in the child process for ``kind`` of work."""
-    if not _in_children:
-        return function(*args, **kwargs)
-    with _lock:
-        pool = _pools.get(kind)
-        if pool is None:
-            # Spawned, not forked: the web process runs threads, and a fork could copy a lock
-            # one of them holds. The children need only the engine and the AI.
-            pool = _pools[kind] = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=get_context("spawn"),
-                initializer=die_with_parent,
-                initargs=(os.getpid(),),
-            )
-    return pool.submit(function, *args, **kwargs).result()
+    """``function(*args, **kwargs)``, run where the server runs ``kind`` of work."""
+    runner: Callable[..., T] = import_string(settings.CPU_RUNNER)
+    return runner(kind, function, *args, **kwargs)

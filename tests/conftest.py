@@ -113,13 +113,13 @@ def run_tasks(monkeypatch):
     transaction, so without closing its connection between tasks)."""
     from django_tasks_db.management.commands import db_worker
 
-    from game import workers
+    from yourtrumps_site.serving import recovery, workers
 
     monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
-    monkeypatch.setattr(workers, "close_old_connections", lambda: None)
+    monkeypatch.setattr(recovery, "close_old_connections", lambda: None)
 
     def run() -> None:
-        workers.recover_now(workers.QUEUES)
+        recovery.recover_now(workers.QUEUES)
         db_worker.Worker(
             queue_names=list(workers.QUEUES),
             interval=0,

@@ -7,9 +7,10 @@ language (:mod:`yourtrumps_site.socket_language`) before reaching the consumers 
 (:class:`yourtrumps_site.sockets.UnknownPathConsumer`). On Redis, a socket that would hear nothing
 is closed for its page to reconnect (:mod:`yourtrumps_site.serving.layer_watch`); on PostgreSQL, a
 restart empties the pool of its dead connections (:mod:`yourtrumps_site.serving.pool_watch`).
+The collector is then set for a crowd's long-lived objects
+(:mod:`yourtrumps_site.serving.collector`).
 """
 
-import gc
 import os
 
 from yourtrumps_site.serving.handler import get_asgi_application
@@ -27,6 +28,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.serving import collector  # noqa: E402
 from yourtrumps_site.serving.layer_watch import LayerWatch  # noqa: E402
 from yourtrumps_site.serving.pool_watch import watch_pool  # noqa: E402
 from yourtrumps_site.socket_language import SocketLanguageMiddleware  # noqa: E402
@@ -51,13 +53,4 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": sockets}
 
 watch_pool()  # on PostgreSQL: after a restart, no dead connection is handed out
 
-# A crowd's objects live long (sockets, their consumers, the games kept here). With Python's
-# default thresholds a full collection every 5 s stopped every socket for 50 to 400 ms; with
-# full collections made rare, a closed socket's Twisted and Daphne objects, which hold each other
-# in cycles and lived as long as their game, were never freed (about 40 KB a game ended). What
-# start-up made is frozen out of the collector's reach; young objects are collected fourteen
-# times less often than by default, and a full collection may follow every tenth of those (Python
-# makes one only once the objects promoted since the last are a quarter of those it kept): under
-# 200 games of 20 plies, one every 30 s or so, of 80 to 140 ms (docs/load.md).
-gc.freeze()
-gc.set_threshold(10_000, 10, 0)
+collector.tune()  # last: what start-up made is frozen out of the collector's reach

@@ -355,7 +355,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "yourtrumps_site",  # first: its `runserver` is Daphne's, listening with room for a crowd
+    # First: its `runserver` is Daphne's, listening with room for a crowd; its `db_worker`
+    # extends django-tasks-db's; `serve` runs several of each (yourtrumps_site/serving/).
+    "yourtrumps_site.serving",
+    "yourtrumps_site",  # `backup` and `restore`
     "daphne",  # before staticfiles, so that `runserver` is Daphne's ASGI server
     "django.contrib.admin",
     "django.contrib.auth",
@@ -373,7 +376,7 @@ INSTALLED_APPS = [
     "tools",  # the load test, fuzzer and benches: commands only, imported by nothing
     "axes",
     "django_tasks",
-    "django_tasks_db",  # after game, whose `db_worker` command extends this one's
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -467,7 +470,7 @@ COMPUTER_PAUSE = env_int("COMPUTER_PAUSE_MS", 600) / 1000
 ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 500) / 1000
 ANALYSES_PER_USER = 2
 
-# --- Background tasks: django-tasks, stored in the database (game/tasks.py) ------------------
+# --- Background tasks: django-tasks, stored in the database (game/tasks.py, archive/tasks.py) --
 # The computer's replies, the analyses and the flag checks have a queue each, so that a long
 # analysis never delays a reply, nor a search a flag: a worker process serves one queue
 # (`manage.py db_worker --queue-name computer`).
@@ -483,6 +486,17 @@ if TASK_WORKER not in ("embedded", "external"):
 # How long an idle task worker sleeps before looking again (django-tasks-db's interval): a task
 # starts within this of falling due. An idle look is one indexed read per queue.
 TASK_POLL_SECONDS = env_int("TASK_POLL_MS", 500) / 1000
+# What a task worker runs, on start and every 3 s, to ask again for the work of its queue that a
+# crash lost (yourtrumps_site/serving/recovery.py): the apps' functions, by name, since the
+# serving package imports no app.
+SERVING_TASK_RECOVERIES = {
+    "computer": ["game.tasks.ask_for_lost_replies"],
+    "analysis": ["archive.tasks.resume_analyses"],
+    "clock": ["game.tasks.ask_for_lost_flag_checks"],
+}
+# Where the tasks' searches and reviews run (game.cpu): the serving package's runner, which sends
+# them to child processes under runserver's embedded workers; the apps never import it.
+CPU_RUNNER = "yourtrumps_site.serving.cpu.run"
 
 # --- Logging in: django-axes locks out password guessing --------------------------------------
 # Axes' backend comes first and refuses a locked-out login before Django checks the password.

@@ -82,7 +82,7 @@ def _set_up_serving_tasks(set_up: Callable[[], None]) -> None:
     """In the live server's process: its database, then its task workers, as ``make run``'s
     embedded ones (the live server runs Daphne in a spawned process, which starts none)."""
     set_up()
-    from game import workers
+    from yourtrumps_site.serving import workers
 
     workers.start_embedded()
 

@@ -16,13 +16,14 @@ from django_tasks_db.models import DBTaskResult
 from archive import analysis
 from archive import services as archive_services
 from archive.models import Analysis
-from game import tasks, workers
+from game import tasks
 from game.models import Game
 from game.options import GameOptions
 from game.selectors import stored_state
 from game.services.play import game_play_move
 from game.services.starting import game_create_seek, game_create_vs_computer, game_join
 from tests.games import finished_game
+from yourtrumps_site.serving import parent_death, recovery, workers
 
 pytestmark = pytest.mark.django_db
 
@@ -115,14 +116,16 @@ def test_recovery_fails_the_tasks_of_dead_workers_and_asks_again_for_their_repli
         return found.pk
 
     dead_here = running(f"{here}:{dead_pid()}:123")
-    alive_here = running(tasks.worker_id(), game_id=-1)
+    alive_here = running(recovery.worker_id(), game_id=-1)
     alive_elsewhere = running("elsewhere:1:1", game_id=-2)
     dead_elsewhere = running("elsewhere:1:1", now - timedelta(minutes=2), game_id=-3)
 
-    assert tasks.fail_dead_tasks(["computer"]) == 2
+    assert recovery.fail_dead_tasks(["computer"]) == 2
     status = dict(DBTaskResult.objects.values_list("pk", "status"))
     assert status[dead_here] == status[dead_elsewhere] == TaskResultStatus.FAILED
     assert status[alive_here] == status[alive_elsewhere] == TaskResultStatus.RUNNING
+    (error,) = DBTaskResult.objects.get(pk=dead_here).task_result.errors
+    assert error.exception_class is recovery.WorkerDied  # a class that exists, for the admin
 
     assert tasks.ask_for_lost_replies() == 1
     assert tasks.ask_for_lost_replies() == 0  # one is pending now
@@ -157,7 +160,7 @@ def test_a_recovery_that_fails_is_logged_and_the_worker_still_plays_the_reply(
         failures.append(queues)
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(tasks, "recover", recover_failing)
+    monkeypatch.setattr(recovery, "recover", recover_failing)
     run_tasks()
     assert failures and "the database went away" in caplog.text
     assert person_to_move.moves.count() == 2  # the computer's reply came all the same
@@ -226,7 +229,7 @@ def test_finished_tasks_are_pruned_after_a_day():
         found.set_successful(None)
         DBTaskResult.objects.filter(pk=found.pk).update(finished_at=timezone.now() - age)
     pending = tasks.computer_reply.enqueue(3, 0).db_result
-    assert tasks.prune_finished(["computer"]) == 1
+    assert recovery.prune_finished(["computer"]) == 1
     assert set(DBTaskResult.objects.values_list("pk", flat=True)) == {new.pk, pending.pk}
 
 
@@ -245,12 +248,13 @@ def test_runserver_starts_the_embedded_workers_when_told_to(
     """What `make run` does as it starts serving, with the effects recorded."""
     from daphne.management.commands.runserver import Command as DaphneRunserver
 
-    from game import cpu
-    from yourtrumps_site.management.commands.runserver import Command
+    from yourtrumps_site.serving.management.commands.runserver import Command
 
     settings.TASK_WORKER = task_worker
     seen = []
-    monkeypatch.setattr(cpu, "die_with_parent", lambda parent: seen.append(("dies with", parent)))
+    monkeypatch.setattr(
+        parent_death, "die_with_parent", lambda parent: seen.append(("dies with", parent))
+    )
     monkeypatch.setattr(workers, "start_embedded", lambda: seen.append("workers"))
     monkeypatch.setattr(DaphneRunserver, "inner_run", lambda self, *a, **o: seen.append("serving"))
     Command().inner_run(None, use_reloader=use_reloader)
@@ -343,8 +347,8 @@ def test_a_timed_game_left_without_its_flag_check_gets_one(timed_game):
     Game.objects.filter(pk=timed_game.pk).update(
         started_at=timed_game.started_at - timedelta(seconds=5)
     )
-    tasks.recover([tasks.CLOCK_QUEUE])
+    recovery.recover([tasks.CLOCK_QUEUE])
     (check,) = flag_checks(timed_game)
     assert check.status == TaskResultStatus.READY
-    tasks.recover([tasks.CLOCK_QUEUE])
+    recovery.recover([tasks.CLOCK_QUEUE])
     assert flag_checks(timed_game).count() == 1  # one pending is enough

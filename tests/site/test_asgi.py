@@ -12,8 +12,11 @@ import pytest
 import yourtrumps_site.asgi  # noqa: F401  (the set-up happens on import)
 
 
-def test_the_collector_leaves_start_up_objects_alone():
+def test_the_collector_leaves_start_up_objects_alone_and_young_ones_longer():
+    from yourtrumps_site.serving.collector import THRESHOLDS
+
     assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == THRESHOLDS
 
 
 def test_a_cycle_that_lived_long_is_freed_by_the_collector_on_its_own():

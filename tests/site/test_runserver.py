@@ -3,8 +3,8 @@
 from daphne.management.commands.runserver import Command as DaphneRunserver
 from django.core.management import get_commands, load_command_class
 
-from game.management.commands.serve import BACKLOG
-from yourtrumps_site.management.commands.runserver import CrowdServer, with_backlog
+from yourtrumps_site.serving.listen import BACKLOG, with_backlog
+from yourtrumps_site.serving.management.commands.runserver import CrowdServer
 
 LOOPBACK = "tcp:port=8000:interface=127.0.0.1"
 

@@ -14,20 +14,15 @@ process that took it, so several processes need Redis. The task workers
 (``manage.py db_worker``, one per queue) run the computer's replies and the
 analyses; the web processes start none of their own (``TASK_WORKER=external``).
 
-This command supervises them all: a child that dies is started again, and every
-child dies with it, even on ``kill -9`` (the kernel's parent-death signal).
+This command supervises them all (:mod:`yourtrumps_site.serving.supervisor`).
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
 import sys
-import time
 from argparse import ArgumentParser
-from dataclasses import dataclass
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
@@ -35,50 +30,12 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
 
-from game.cpu import signal_on_parent_death
-from game.workers import QUEUES
-
-#: Connections a port holds before they are accepted: Twisted's default of 50 drops a crowd that
-#: connects at once (the 1,000 sockets of 500 games).
-BACKLOG = 1024
+from yourtrumps_site.serving.listen import BACKLOG, listening_socket
+from yourtrumps_site.serving.supervisor import Child, supervise
+from yourtrumps_site.serving.workers import QUEUES
 
 #: Seconds a socket's handshake may wait for its consumer to accept it (Daphne's default is 5).
 WEBSOCKET_CONNECT_TIMEOUT = 30
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGTERM when the supervisor dies, however it dies."""
-    signal_on_parent_death(signal.SIGTERM)
-
-
-@dataclass
-class Child:
-    """One supervised process: what it is, how to start it, and the process running now."""
-
-    name: str
-    argv: list[str]
-    fds: tuple[int, ...] = ()
-    process: subprocess.Popen[bytes] | None = None
-    started: float = 0.0
-    restarts: int = 0
-
-    def start(self, env: dict[str, str]) -> None:
-        self.process = subprocess.Popen(
-            self.argv, pass_fds=self.fds, env=env, preexec_fn=_die_with_parent
-        )
-        self.started = time.monotonic()
-
-
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host:port`` that other sockets may share (``SO_REUSEPORT``)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    sock.listen(BACKLOG)
-    sock.set_inheritable(True)
-    return sock
 
 
 class Command(BaseCommand):
@@ -112,6 +69,8 @@ class Command(BaseCommand):
                 "(redis://127.0.0.1:6379/0), or serve with --processes 1."
             )
         host, port = options["host"], options["port"]
+        # The sockets stay open here too: a Daphne started again gets its own back, and
+        # connections that arrive meanwhile wait in its queue rather than being refused.
         sockets = [listening_socket(host, port) for _ in range(processes)]
         children = [self._daphne(n, sock, host, port) for n, sock in enumerate(sockets, 1)]
         children += [
@@ -122,17 +81,13 @@ class Command(BaseCommand):
             for queue in QUEUES
             for n in range(1, workers + 1)
         ]
-        env = {**os.environ, "TASK_WORKER": "external"}
-        for child in children:
-            child.start(env)
-        # The sockets stay open here too: a Daphne started again gets its own back, and
-        # connections that arrive meanwhile wait in its queue rather than being refused.
         own = ", ".join(f"http://{host}:{port + n}/" for n in range(1, processes + 1))
         self.stdout.write(
             f"Serving http://{host}:{port}/ with {processes} Daphne processes (each also on "
             f"{own}) and {workers * len(QUEUES)} task workers; Ctrl-C stops them all."
         )
-        self._supervise(children, env)
+        env = {**os.environ, "TASK_WORKER": "external"}
+        supervise(children, env, say=self.stdout.write, warn=self.stderr.write)
 
     def _daphne(self, number: int, sock: socket.socket, host: str, port: int) -> Child:
         argv = [
@@ -148,41 +103,3 @@ class Command(BaseCommand):
 
     def _manage(self, *command: str) -> list[str]:
         return [sys.executable, str(settings.BASE_DIR / "manage.py"), *command]
-
-    def _supervise(self, children: list[Child], env: dict[str, str]) -> None:
-        stopping = False
-
-        def stop(signum: int, frame: object) -> None:
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            while not stopping:
-                time.sleep(0.5)
-                for child in children:
-                    assert child.process is not None
-                    code = child.process.poll()
-                    if code is None or stopping:
-                        continue
-                    # A child that keeps dying at once is waited for a little, not spun.
-                    if time.monotonic() - child.started < 5:
-                        time.sleep(min(5.0, 0.5 * 2**child.restarts))
-                    child.restarts += 1
-                    self.stderr.write(f"{child.name} exited with {code}: starting it again")
-                    child.start(env)
-        finally:
-            self.stdout.write("Stopping…")
-            for child in children:
-                if child.process and child.process.poll() is None:
-                    child.process.terminate()
-            deadline = time.monotonic() + 10
-            for child in children:
-                if child.process is None:
-                    continue
-                try:
-                    child.process.wait(max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    child.process.kill()
-                    child.process.wait()
