@@ -191,29 +191,15 @@ class Table:
         return {m.card for m in self.legal if m.card is not None}
 
     @property
-    def beats(self) -> tuple[tuple[engine.Card, tuple[engine.Card, ...]], ...]:
-        """Each card the viewer may beat with and then lay a second card, with those second
-        cards, in hand order: the table carries every choice, so picking the beating card asks
-        the server nothing."""
-        followers: dict[engine.Card, set[engine.Card]] = {}
-        for move in self.legal:
-            if move.card is not None and move.second is not None:
-                followers.setdefault(move.card, set()).add(move.second)
-        assert self.bottom is not None or not followers
-        hand = self.bottom.hand if self.bottom is not None else []
-        return tuple(
-            (card, tuple(c for c in hand if c in followers[card]))
-            for card in hand
-            if card in followers
-        )
-
-    @property
     def second_cards(self) -> tuple[engine.Card, ...]:
-        """The cards of the viewer's hand that may follow one of :attr:`beats`, in hand order:
-        any card but the beating one may follow it (RULES.md), so the table carries one set."""
-        following = {card for _beater, seconds in self.beats for card in seconds}
-        return tuple(card for card in self.bottom.hand if card in following) if following else ()
-
+        """The cards of the viewer's hand that may follow a beat, in hand order: any card but the
+        beating one may follow it (RULES.md), so the table carries one set for every beating
+        card, and picking one asks the server nothing."""
+        following = {m.second for m in self.legal if m.second is not None}
+        if not following:
+            return ()
+        assert self.bottom is not None, "a beat is the viewer's, who has a seat"
+        return tuple(card for card in self.bottom.hand if card in following)
 
 #: The table's actions (``game:action``), by the names the template reads them under.
 _ACTIONS = ("abort", "cancel", "claim-abandoned", "decline-draw", "offer-draw", "resign")
