@@ -362,8 +362,14 @@ class LoadTestAgainstALiveServer(ChannelsLiveServerTestCase):
         self,
     ) -> None:
         pid = str(self._server_process.pid)
+        # Games resign at drawn limits, so that some end in every run however fast it plays.
         report = self._play(
-            games=4, seconds=9, seat_first=True, think=(0.01, 0.05), slice_seconds=3
+            games=4,
+            seconds=9,
+            seat_first=True,
+            think=(0.01, 0.05),
+            slice_seconds=3,
+            resign_after=20,
         )
         slices = report.slices
         assert [round(piece.end) for piece in slices] == [3, 6, 9]
