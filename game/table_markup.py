@@ -53,41 +53,72 @@ def render_table(
 
 
 def render_turn(table: Table) -> str:
-    """What a turn changed for ``table``'s viewer, from the version before: the board (carrying
-    the table's new attributes), the move log's new line and the player's actions, as htmx's
-    out-of-band swaps. A page that does not show the version before asks for the whole table
-    instead (``static/js/table.js``)."""
-    assert table.last_turn is not None, "a turn's update follows a turn"
-    return _render(
-        "game/_turn.html", {"table": table, "csrf": "", "turn": True, **_board(table, "")}
+    """What a turn changed for ``table``'s viewer, from the version before, as htmx's
+    out-of-band swaps (``_turn.html``): the seats' heads, the hand the turn was played from, the
+    pile and the notes, as every viewer sees them; the hand of the player now to move, to that
+    player alone (its cards become buttons); a player's controls and actions; the move log's new
+    line. A page that does not show the version before asks for the whole table instead
+    (``static/js/table.js``)."""
+    last = table.last_turn
+    assert last is not None, "a turn's update follows a turn"
+    seats = {seat.index: seat for seat in (table.bottom, table.top) if seat is not None}
+    heads = mark_safe(
+        "".join(_shared(table, ("head", i), "_seat_head", seat=seats[i]) for i in (0, 1))
     )
+    hands = _shared(
+        table, ("hand", last.seat), "_hand", seat=seats[last.seat], mine=False, highlight=()
+    )
+    if table.my_turn:  # the viewer's own hand, whose cards that start a turn are buttons
+        hands += render_partial(
+            "_hand",
+            table=table,
+            seat=seats[last.seat ^ 1],
+            mine=True,
+            highlight=(),
+            csrf="",
+            live=True,
+        )
+    context = {"table": table, "csrf": "", "turn": True, "heads": heads, "hands": hands}
+    return _render("game/_turn.html", {**context, **_middle(table)})
 
 
 def _board(table: Table, csrf: str) -> dict[str, str]:
-    """The seats and the pile, for ``_board.html``. Only the player to move sees a seat of
-    their own cards to play; every other viewer sees both seats as the spectators do, and all of
-    them the same pile: those are rendered once for the tables of a version (``table.drawn``)."""
-    playing = table.my_turn
+    """The seats, the pile and the notes, for ``_board.html``. Only the player to move sees a
+    seat of their own cards to play; every other viewer sees both seats as the spectators do,
+    and all of them the same pile: those are rendered once for the tables of a version
+    (``table.drawn``)."""
     bottom, top = table.bottom, table.top
     return {
         "top": _shared(table, ("seat", top.index), "_seat", seat=top, mine=False, highlight=()),
         "bottom": (
-            render_partial("_seat", table=table, seat=bottom, mine=True, highlight=(), csrf=csrf)
-            if playing
+            render_partial(
+                "_seat", table=table, seat=bottom, mine=True, highlight=(), csrf=csrf, live=True
+            )
+            if table.my_turn
             else _shared(
                 table, ("seat", bottom.index), "_seat", seat=bottom, mine=False, highlight=()
             )
         ),
+        **_middle(table),
+    }
+
+
+def _middle(table: Table) -> dict[str, str]:
+    """What lies between the seats: the pile and the notes, alike for every viewer."""
+    repeated = table.repetitions == 2 and table.game.status == Game.Status.ACTIVE
+    return {
         "pile": _shared(table, ("pile",), "_pile", pile=table.pile, highlight=table.moved),
+        "notes": _shared(table, ("notes",), "_notes", repeated=repeated),
     }
 
 
 def _shared(table: Table, key: tuple[object, ...], name: str, **context: Any) -> str:
-    """Partial ``name``, rendered once for every table of the version in each language."""
+    """Partial ``name`` of the live table, rendered once for every table of the version in each
+    language."""
     key = (*key, get_language())
     drawn = table.drawn.get(key)
     if drawn is None:
-        drawn = table.drawn[key] = render_partial(name, table=None, csrf="", **context)
+        drawn = table.drawn[key] = render_partial(name, table=None, csrf="", live=True, **context)
     return drawn
 
 

@@ -89,10 +89,12 @@ def clock(milliseconds: int | None) -> str:
 def seat(seat: Any, highlight: Any = ()) -> SafeString:
     """One side of a replay's position (the table's ``_seat.html``), nothing to play;
     ``highlight`` marks the cards just moved."""
-    return render_partial("_seat", seat=seat, mine=False, table=None, highlight=highlight, csrf="")
+    return render_partial(
+        "_seat", seat=seat, mine=False, table=None, highlight=highlight, csrf="", live=False
+    )
 
 
 @register.simple_tag
 def pile(cards: Sequence[Any], highlight: Any = ()) -> SafeString:
     """A replay's pile (the table's ``_pile.html``); ``highlight`` marks cards just moved."""
-    return render_partial("_pile", pile=cards, highlight=highlight)
+    return render_partial("_pile", pile=cards, highlight=highlight, live=False)

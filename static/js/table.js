@@ -1,12 +1,13 @@
 // Keep the newest table. A move's HTTP response and the websocket's pushes can arrive in either
 // order; each table carries the game's version, and an older one never replaces a newer one.
-// After a turn the socket brings only what it changed (the board, one move-log line, the
-// actions), from the version before: a page showing another version asks for the whole table.
+// After a turn the socket brings only what it changed (the seats' heads, a hand or two, the pile,
+// one move-log line, the controls and actions), from the version before: a page showing another
+// version asks for the whole table.
 (function () {
   "use strict";
 
   const TABLE_VERSION = /id="table"[^>]*data-version="(\d+)"/;
-  const TURN = /^<div id="table-board"[^>]*data-version="(\d+)"[^>]*data-base="(\d+)"/;
+  const TURN = /^<div id="table-turn"[^>]*data-version="(\d+)"[^>]*data-base="(\d+)"/;
 
   function versionIn(html) {
     const match = TABLE_VERSION.exec(html);
@@ -60,18 +61,18 @@
     }
   });
 
-  // A turn's board carries the table's new state: the table takes it, and the log's new line
-  // becomes the only current one.
+  // A turn's update opens with the table's new state (#table-turn): the table takes it, and the
+  // log's new line becomes the only current one.
   const STATE = ["ply", "version", "status", "claim", "myTurn"];
   document.addEventListener("htmx:wsAfterMessage", function () {
     const table = document.getElementById("table");
-    const board = document.getElementById("table-board");
-    if (!table || !board || board.dataset.base === undefined) return;
+    const turn = document.getElementById("table-turn");
+    if (!table || !turn || turn.dataset.base === undefined) return;
     for (const name of STATE) {
-      if (board.dataset[name] === undefined) delete table.dataset[name];
-      else table.dataset[name] = board.dataset[name];
+      if (turn.dataset[name] === undefined) delete table.dataset[name];
+      else table.dataset[name] = turn.dataset[name];
     }
-    delete board.dataset.base;
+    delete turn.dataset.base;
     const current = table.querySelectorAll('#move-log [aria-current="step"]');
     for (let i = 0; i < current.length - 1; i++) current[i].removeAttribute("aria-current");
   });

@@ -63,7 +63,7 @@ async def test_a_move_reaches_the_opponent_and_a_spectator():
     pushed = {}
     for name, socket in sockets.items():  # the turn's update, from the version each has
         pushed[name] = await socket.receive_from(timeout=5)
-        assert pushed[name].startswith('<div id="table-board"'), name
+        assert pushed[name].startswith('<div id="table-turn"'), name
         assert 'data-ply="1"' in pushed[name] and f'data-base="{game.version}"' in pushed[name]
         assert '<ol hx-swap-oob="beforeend:#move-log">' in pushed[name]
         assert f'<span class="notation">{move}</span></li></ol>' in pushed[name], name

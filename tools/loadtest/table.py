@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from tools.loadtest.config import LoadTestError
 
 # Only the ``#table`` tag is read from every message: the first matching ``<div>`` start tag.
-#: A whole table, or the board of a turn's update (which carries the same attributes).
-TABLE_TAG = re.compile(r'<div\b[^>]*\bid="table(?:-board)?"[^>]*>')
+#: A whole table, or the turn element that opens a turn's update (it carries the same attributes).
+TABLE_TAG = re.compile(r'<div\b[^>]*\bid="table(?:-turn)?"[^>]*>')
 PLY = re.compile(r'\bdata-ply="(\d+)"')
 VERSION = re.compile(r'\bdata-version="(\d+)"')
 STATUS = re.compile(r'\bdata-status="([a-z]*)"')
