@@ -70,13 +70,7 @@ def render_turn(table: Table) -> str:
     )
     if table.my_turn:  # the viewer's own hand, whose cards that start a turn are buttons
         hands += render_partial(
-            "_hand",
-            table=table,
-            seat=seats[last.seat ^ 1],
-            mine=True,
-            highlight=(),
-            csrf="",
-            live=True,
+            "_hand", table=table, seat=table.bottom, mine=True, highlight=(), csrf="", live=True
         )
     context = {"table": table, "csrf": "", "turn": True, "heads": heads, "hands": hands}
     return _render("game/_turn.html", {**context, **_middle(table)})

@@ -69,8 +69,9 @@ class Table:
     moves: tuple[str, ...] = ()
     bottom: Seat | None = None
     top: Seat | None = None
-    #: What the tables of one version draw alike (the seats as shown, the pile), rendered once
-    #: for them all and dropped with them (:func:`game.table_markup.render_turn`).
+    #: What the tables of one version draw alike (the seats as shown, their heads and hands, the
+    #: pile, the notes), rendered once for them all and dropped with them
+    #: (:func:`game.table_markup.render_turn`).
     drawn: dict[Hashable, str] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
@@ -200,6 +201,7 @@ class Table:
             return ()
         assert self.bottom is not None, "a beat is the viewer's, who has a seat"
         return tuple(card for card in self.bottom.hand if card in following)
+
 
 #: The table's actions (``game:action``), by the names the template reads them under.
 _ACTIONS = ("abort", "cancel", "claim-abandoned", "decline-draw", "offer-draw", "resign")

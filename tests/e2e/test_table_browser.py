@@ -238,6 +238,34 @@ class TableTests(helpers.BrowserTestCase):
             expect(page.locator(".pile .card--moved").first).to_be_visible()
         page.screenshot(path=self.artifacts / "table-move-log.png", full_page=True)
 
+    def test_a_board_built_by_turn_updates_is_the_board_a_reload_draws(self) -> None:
+        # Each turn's update swaps only the pieces it changed: after many of them, every
+        # viewer's board must still be the one the server draws whole.
+        game = game_between(*users("anna", "boris"))
+        players = {0: self.player("anna", game), 1: self.player("boris", game)}
+        watcher = self.new_page()
+        open_table(watcher, self.live_server_url, game)
+        play_turns(game, players, 24)
+        pieces = "#seat-head-0, #seat-head-1, #hand-0, #hand-1, #pile, #table-notes, #controls"
+
+        def board(page: Page) -> list[str]:
+            expect(page.locator("#table")).to_have_attribute("data-ply", "24", timeout=LIVE)
+            drawn = page.locator(pieces).evaluate_all("all => all.map(e => e.outerHTML)")
+            log = page.locator(".move-log__list li").all_inner_texts()
+            spoken = page.locator("#table-turn").inner_text()
+            # A page's own forms carry its token; the socket's do not (table.js sends it).
+            ignored = r' tabindex="-1"|<input type="hidden" name="csrfmiddlewaretoken"[^>]*>'
+            return [re.sub(ignored, "", html) for html in drawn] + log + [spoken]
+
+        for page in (*players.values(), watcher):
+            updated = board(page)
+            page.reload()
+            wait_for_socket(page)
+            assert board(page) == updated
+        players[to_move(game)].screenshot(
+            path=self.artifacts / "table-after-updates.png", full_page=True
+        )
+
     def test_the_deal_commitment_a_player_opened_stays_open_as_turns_arrive(self) -> None:
         game = game_between(*users("anna", "boris"))
         players = {0: self.player("anna"), 1: self.player("boris")}

@@ -1,5 +1,7 @@
 """The live table's turns in words: who played each, the last one spoken, repetitions counted."""
 
+import re
+
 import pytest
 
 from game import engine
@@ -8,8 +10,8 @@ from game.models import Game
 from game.selectors import stored_state
 from game.services.play import game_play_move
 from game.services.starting import game_create_seek, game_join
-from game.table_markup import render_table
-from game.tables import table_for
+from game.table_markup import render_table, render_turn
+from game.tables import table_for, tables_for
 from game.turns import Turn, moved_cards, spoken, turn_at
 
 
@@ -97,3 +99,25 @@ def test_a_turn_s_update_carries_one_log_line_and_stays_the_same_size_all_game(a
             assert whole.count('class="move-log__turn"') == ply + 1
             sizes[ply + 1] = len(update.encode())
     assert sizes[120] < 2 * sizes[10]  # the hands differ in size; the log does not count
+
+
+@pytest.mark.django_db
+def test_a_turn_s_update_swaps_what_the_turn_changed_and_one_s_own_hand_only_for_its_holder(
+    alice, bob
+):
+    game = game_join(game_id=game_create_seek(user=alice, trump="S").pk, user=bob, trump="H")
+    state = stored_state(game)
+    mover = state.position.to_move
+    move = str(state.legal_moves()[0])
+    game_play_move(game_id=game.pk, user=(alice, bob)[mover], notation=move, expected_ply=0)
+    game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+    tables = tables_for(game, [mover, 1 - mover, None], (move,))
+    moved, to_move, watching = (set(re.findall(r'\bid="([^"]+)"', render_turn(t))) for t in tables)
+    every = {"table-turn", "seat-head-0", "seat-head-1", f"hand-{mover}", "pile", "table-notes"}
+    players = {"controls", "table-actions"}
+    assert moved == every | players
+    assert to_move - {"seconds"} == every | players | {f"hand-{1 - mover}"}  # now buttons
+    assert watching == every
+    # Each id the update swaps is one the whole table has, for htmx to find it.
+    whole = set(re.findall(r'\bid="([^"]+)"', render_table(table_for(game, 1 - mover))))
+    assert to_move <= whole
